@@ -1,0 +1,39 @@
+#pragma once
+// Parallel loops over elements. Work is split into fixed-size blocks so that every reduction is
+// summed in the same order whatever the thread count (deterministic results).
+#include <tbb/parallel_for.h>
+#include <tbb/blocked_range.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace softsim {
+
+inline constexpr std::size_t kParallelGrain = 256;
+
+template <class Body>
+void parallel_for(std::size_t n, Body&& body) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kParallelGrain),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
+                    });
+}
+
+// Sums f(i) over i in [0, n) deterministically: fixed blocks summed in parallel, then the block
+// sums added in order.
+template <class F>
+double parallel_sum(std::size_t n, F&& f) {
+  const std::size_t blocks = (n + kParallelGrain - 1) / kParallelGrain;
+  std::vector<double> partial(blocks, 0.0);
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    double s = 0.0;
+    const std::size_t end = std::min(n, (b + 1) * kParallelGrain);
+    for (std::size_t i = b * kParallelGrain; i < end; ++i) s += f(i);
+    partial[b] = s;
+  });
+  double total = 0.0;
+  for (double s : partial) total += s;
+  return total;
+}
+
+}  // namespace softsim

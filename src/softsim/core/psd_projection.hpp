@@ -1,0 +1,19 @@
+#pragma once
+// Projection of a symmetric matrix to the nearest positive semi-definite one (Frobenius norm):
+// clamp negative eigenvalues to zero (the book, ch. 3, "make_PSD"). A matrix that is already PSD
+// is returned unchanged.
+#include <Eigen/Eigenvalues>
+
+namespace softsim {
+
+template <class Derived>
+void project_psd(Eigen::MatrixBase<Derived>& A) {
+  using Mat = typename Derived::PlainObject;
+  Eigen::SelfAdjointEigenSolver<Mat> eig(Mat(A));
+  const auto& lambda = eig.eigenvalues();
+  if (lambda.minCoeff() >= 0.0) return;
+  auto clamped = lambda.cwiseMax(0.0);
+  A = eig.eigenvectors() * clamped.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+}  // namespace softsim
