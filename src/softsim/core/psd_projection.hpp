@@ -9,7 +9,8 @@ namespace softsim {
 template <class Derived>
 void project_psd(Eigen::MatrixBase<Derived>& A) {
   using Mat = typename Derived::PlainObject;
-  Eigen::SelfAdjointEigenSolver<Mat> eig(Mat(A));
+  const Mat symmetric = A;
+  Eigen::SelfAdjointEigenSolver<Mat> eig(symmetric);
   const auto& lambda = eig.eigenvalues();
   if (lambda.minCoeff() >= 0.0) return;
   auto clamped = lambda.cwiseMax(0.0);

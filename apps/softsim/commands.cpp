@@ -1,0 +1,29 @@
+#include "commands.hpp"
+
+namespace softsim::cli {
+
+void Commands::add_all(CLI::App& app) {
+  auto* run = app.add_subcommand("run", "Run a scene (the built-in default scene when none is given)");
+  run->add_option("scene", run_scene_, "Scene file (JSON)");
+  run->add_option("--out", run_out_, "Output directory (frames/, stats.csv, summary.json)")->capture_default_str();
+  auto* steps = run->add_option("--steps", run_steps_, "Number of steps (overrides the scene)")->check(CLI::NonNegativeNumber);
+  run->add_option("--end", run_end_, "End time in seconds (overrides the scene)")->check(CLI::PositiveNumber)->excludes(steps);
+  run->add_option("--threads", run_threads_, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  run->add_flag("--quiet", run_quiet_, "No progress output");
+  run->callback([this] {
+    chosen_ = [this] { return run_command(run_scene_, run_out_, run_steps_, run_end_, run_threads_, run_quiet_); };
+  });
+
+  auto* check = app.add_subcommand("check", "Validate a scene and the meshes it names, without running");
+  check->add_option("scene", check_scene_, "Scene file (JSON)")->required();
+  check->callback([this] { chosen_ = [this] { return check_command(check_scene_); }; });
+
+  auto* info = app.add_subcommand("info", "Print counts, bounding box and element quality of a mesh");
+  info->add_option("mesh", info_mesh_, "Mesh file (.msh, .node/.ele, .obj, .ply, .mesh)")->required();
+  info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));
+  info->callback([this] { chosen_ = [this] { return info_command(info_mesh_, info_dim_); }; });
+}
+
+int Commands::execute() { return chosen_ ? chosen_() : 2; }
+
+}  // namespace softsim::cli

@@ -1,0 +1,34 @@
+#pragma once
+// The subcommands of the softsim tool, each registered on the CLI11 app and run after parsing.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace softsim::cli {
+
+class Commands {
+ public:
+  void add_all(CLI::App& app);
+  int execute();  // runs the chosen subcommand; returns the exit code
+
+ private:
+  std::function<int()> chosen_;
+  // run
+  std::string run_scene_, run_out_ = "output";
+  std::optional<int> run_steps_;
+  std::optional<double> run_end_;
+  int run_threads_ = 0;
+  bool run_quiet_ = false;
+  // check / info
+  std::string check_scene_, info_mesh_;
+  int info_dim_ = 3;
+};
+
+int run_command(const std::string& scene, const std::string& out, std::optional<int> steps, std::optional<double> end,
+                int threads, bool quiet);
+int check_command(const std::string& scene);
+int info_command(const std::string& mesh, int dim);
+
+}  // namespace softsim::cli

@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+
+#include "commands.hpp"
+#include "softsim/scene/scene.hpp"
+#include "softsim/sim/simulation.hpp"
+
+namespace softsim::cli {
+
+int run_command(const std::string& scene_path, const std::string& out, std::optional<int> steps,
+                std::optional<double> end, int threads, bool quiet) {
+  std::unique_ptr<tbb::global_control> limit;
+  if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+  Scene scene = scene_path.empty() ? default_scene() : read_scene(scene_path);
+  Model model = build_model(scene);  // all input errors surface before any output is written
+  RunOptions options;
+  options.out_dir = out;
+  options.quiet = quiet;
+  if (steps) options.steps = *steps;
+  if (end) options.steps = static_cast<int>(std::ceil(*end / scene.dt - 1e-9));
+  install_interrupt_handler();
+  const RunReport report = run_simulation(scene, model, options);
+  const std::string where = std::filesystem::absolute(out).lexically_normal().string();
+  switch (report.status) {
+    case RunStatus::Ok:
+      if (!quiet)
+        fmt::print("softsim: {} steps in {:.2f} s{}; frames in {}/frames (open simulation.pvd in ParaView, "
+                   "surface_*.obj in Blender)\n",
+                   report.steps_done, report.wall_seconds,
+                   report.failed_steps ? fmt::format(" ({} did not converge)", report.failed_steps) : "", where);
+      return 0;
+    case RunStatus::Interrupted:
+      fmt::print(stderr, "softsim: {}; outputs of finished steps are in {}\n", report.message, where);
+      return 130;
+    case RunStatus::Failed:
+      fmt::print(stderr, "error: {}; outputs of finished steps are in {}\n", report.message, where);
+      return 1;
+  }
+  return 1;
+}
+
+}  // namespace softsim::cli

@@ -1,0 +1,12 @@
+#pragma once
+// Mass of linear simplex elements from density (the book, ch. 16-20): consistent
+// M_ab = rho V (1 + delta_ab) / ((D+1)(D+2)), lumped (row sums) rho V / (D+1) per vertex.
+#include "softsim/model/model.hpp"
+
+namespace softsim {
+
+// elements: global vertex ids; volumes: rest measure per element.
+void add_simplex_mass(Model& model, const MatXi& elements, const std::vector<double>& volumes, double density,
+                      bool lumped);
+
+}  // namespace softsim

@@ -1,0 +1,61 @@
+#include "softsim/fem/mass_spring.hpp"
+
+#include "softsim/core/psd_projection.hpp"
+
+namespace softsim {
+
+template <int D>
+MassSpring<D>::MassSpring(const MatXi& edges, const MatX& rest, double stiffness)
+    : edges_(edges), stiffness_(stiffness) {
+  rest_length_sq_.resize(edges.rows());
+  for (int e = 0; e < edges.rows(); ++e)
+    rest_length_sq_[e] = (rest.row(edges(e, 0)) - rest.row(edges(e, 1))).squaredNorm();
+}
+
+template <int D>
+void MassSpring<D>::declare_stencils(HessianLayout& layout) {
+  set_ = layout.add_stencils(edges_);
+  layout_ = &layout;
+}
+
+template <int D>
+double MassSpring<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+  constexpr int N = 2 * D;
+  return assemble_stencils<2, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
+                                                          Eigen::Matrix<double, N, N>* hess) {
+    const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);
+    const double l2 = rest_length_sq_[e];
+    const double strain = d.squaredNorm() / l2 - 1.0;
+    if (grad) {
+      const VecD<D> g = 2.0 * stiffness_ * strain * d;  // book eq. for grad_1
+      grad->template head<D>() = g;
+      grad->template tail<D>() = -g;
+    }
+    if (hess) {
+      MatD<D> Hd = (2.0 * stiffness_ / l2) * (2.0 * d * d.transpose() + (d.squaredNorm() - l2) * MatD<D>::Identity());
+      // [[H, -H], [-H, H]] has the eigenvalues of 2H and zeros: projecting H projects the block.
+      if (out.project_psd) project_psd(Hd);
+      hess->template topLeftCorner<D, D>() = Hd;
+      hess->template bottomRightCorner<D, D>() = Hd;
+      hess->template topRightCorner<D, D>() = -Hd;
+      hess->template bottomLeftCorner<D, D>() = -Hd;
+    }
+    return 0.5 * l2 * stiffness_ * strain * strain;
+  });
+}
+
+template <int D>
+VecX MassSpring<D>::element_energy_density(const VecX& x) const {
+  VecX density(edges_.rows());
+  for (int e = 0; e < edges_.rows(); ++e) {
+    const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);
+    const double strain = d.squaredNorm() / rest_length_sq_[e] - 1.0;
+    density[e] = 0.5 * stiffness_ * strain * strain;  // per unit rest length squared
+  }
+  return density;
+}
+
+template class MassSpring<2>;
+template class MassSpring<3>;
+
+}  // namespace softsim

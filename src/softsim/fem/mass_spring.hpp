@@ -1,0 +1,27 @@
+#pragma once
+// Mass-spring energy (the book, ch. 4): per edge P = (l^2 / 2) k (|d|^2 / l^2 - 1)^2, d = x1 - x2,
+// with rest length l. No square root; the l^2 weight keeps k independent of the resolution.
+#include "softsim/model/energy.hpp"
+
+namespace softsim {
+
+template <int D>
+class MassSpring : public Energy {
+ public:
+  // edges: m x 2 global vertex ids; rest: all vertices' rest positions (n x D); k: stiffness (N/m
+  // scale, the book's units).
+  MassSpring(const MatXi& edges, const MatX& rest, double stiffness);
+  std::string name() const override { return "mass_spring"; }
+  void declare_stencils(HessianLayout& layout) override;
+  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
+  VecX element_energy_density(const VecX& x) const override;
+
+ private:
+  MatXi edges_;
+  std::vector<double> rest_length_sq_;
+  double stiffness_;
+  int set_ = -1;
+  const HessianLayout* layout_ = nullptr;
+};
+
+}  // namespace softsim

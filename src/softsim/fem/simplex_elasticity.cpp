@@ -1,0 +1,166 @@
+#include "softsim/fem/simplex_elasticity.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/LU>
+#include <Eigen/SVD>
+#include <limits>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/core/polynomial.hpp"
+
+namespace softsim {
+
+namespace {
+
+template <int D>
+MatD<D> edge_matrix(const VecX& x, const MatXi& elements, int e) {
+  MatD<D> Ds;
+  const auto x0 = x.segment<D>(elements(e, 0) * D);
+  for (int a = 1; a <= D; ++a) Ds.col(a - 1) = x.segment<D>(elements(e, a) * D) - x0;
+  return Ds;
+}
+
+double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
+
+// Polar rotation of F (proper rotation), used to freeze the corotated frame.
+template <int D>
+MatD<D> polar_rotation(const MatD<D>& F) {
+  Eigen::JacobiSVD<MatD<D>> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  MatD<D> U = svd.matrixU();
+  const MatD<D> V = svd.matrixV();
+  if ((U * V.transpose()).determinant() < 0) U.col(D - 1) *= -1;
+  return U * V.transpose();
+}
+
+}  // namespace
+
+template <int D>
+SimplexElasticity<D>::SimplexElasticity(const MatXi& elements, const MatX& rest,
+                                        std::shared_ptr<const Material<D>> material, const std::string& source)
+    : elements_(elements), material_(std::move(material)) {
+  const int m = static_cast<int>(elements.rows());
+  rest_inverse_.resize(m);
+  volume_.resize(m);
+  const VecX X = flatten_rows(rest);
+  double scale = 0.0;
+  for (int e = 0; e < m; ++e) scale = std::max(scale, edge_matrix<D>(X, elements_, e).cwiseAbs().maxCoeff());
+  for (int e = 0; e < m; ++e) {
+    const MatD<D> Dm = edge_matrix<D>(X, elements_, e);
+    const double det = Dm.determinant();
+    if (!(det > 1e-12 * std::pow(scale, D)))
+      throw InputError(fmt::format("{}: element {} is {} at rest (signed measure {:g})", source, e,
+                                   det < 0 ? "inverted" : "degenerate", det / factorial(D)));
+    rest_inverse_[e] = Dm.inverse();
+    volume_[e] = det / factorial(D);
+  }
+  if (material_->uses_frozen_rotation()) frozen_rotation_.assign(m, MatD<D>::Identity());
+}
+
+template <int D>
+void SimplexElasticity<D>::declare_stencils(HessianLayout& layout) {
+  set_ = layout.add_stencils(elements_);
+  layout_ = &layout;
+}
+
+template <int D>
+MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
+  return edge_matrix<D>(x, elements_, e) * rest_inverse_[e];
+}
+
+template <int D>
+void SimplexElasticity<D>::begin_step(const VecX& x_start) {
+  if (frozen_rotation_.empty()) return;
+  for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_rotation<D>(deformation_gradient(x_start, e));
+}
+
+template <int D>
+double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+  constexpr int N = K * D;
+  return assemble_stencils<K, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
+                                                          Eigen::Matrix<double, N, N>* hess) {
+    MatD<D> F = deformation_gradient(x, e);
+    const bool rotated = !frozen_rotation_.empty();
+    if (rotated) F = frozen_rotation_[e].transpose() * F;
+    MatD<D> P;
+    MatD<D * D> dPdF;
+    const double psi = material_->evaluate(F, grad ? &P : nullptr, hess ? &dPdF : nullptr, out.project_psd);
+    if (!grad && !hess) return volume_[e] * psi;
+    if (rotated) {
+      // F' = R^T F: P = R P', dP/dF = (I kron R) dP'/dF' (I kron R^T).
+      const MatD<D>& R = frozen_rotation_[e];
+      if (grad) P = R * P;
+      if (hess) {
+        MatD<D * D> IR = MatD<D * D>::Zero();
+        for (int j = 0; j < D; ++j) IR.template block<D, D>(j * D, j * D) = R;
+        dPdF = IR * dPdF * IR.transpose();
+      }
+    }
+    // Shape-function gradients G ((D+1) x D): F = sum_a x_a G_a^T.
+    Eigen::Matrix<double, K, D> G;
+    G.template bottomRows<D>() = rest_inverse_[e];
+    G.row(0) = -rest_inverse_[e].colwise().sum();
+    if (grad) {
+      // dE/dx_a = W P G_a
+      for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
+    }
+    if (hess) {
+      // B(i + j*D, a*D + k) = delta_ik G(a, j)
+      Eigen::Matrix<double, D * D, N> B = Eigen::Matrix<double, D * D, N>::Zero();
+      for (int a = 0; a < K; ++a)
+        for (int j = 0; j < D; ++j)
+          for (int i = 0; i < D; ++i) B(i + j * D, a * D + i) = G(a, j);
+      *hess = volume_[e] * B.transpose() * dPdF * B;
+    }
+    return volume_[e] * psi;
+  });
+}
+
+template <int D>
+VecX SimplexElasticity<D>::element_energy_density(const VecX& x) const {
+  VecX density(elements_.rows());
+  parallel_for(elements_.rows(), [&](std::size_t e) {
+    MatD<D> F = deformation_gradient(x, static_cast<int>(e));
+    if (!frozen_rotation_.empty()) F = frozen_rotation_[e].transpose() * F;
+    density[e] = material_->energy_density(F);
+  });
+  return density;
+}
+
+template <int D>
+double SimplexElasticity<D>::max_step_fraction(const VecX& x, const VecX& p) const {
+  // det(Ds + a dDs) = c0 + c1 a + ... + cD a^D; find the first a where it reaches 0.1 c0.
+  std::vector<double> limits(elements_.rows(), 1.0);
+  parallel_for(elements_.rows(), [&](std::size_t i) {
+    const int e = static_cast<int>(i);
+    const MatD<D> A = edge_matrix<D>(x, elements_, e);
+    const MatD<D> B = edge_matrix<D>(p, elements_, e);
+    std::array<double, D + 1> c{};
+    if constexpr (D == 2) {
+      c[0] = A.determinant();
+      c[1] = A(0, 0) * B(1, 1) + B(0, 0) * A(1, 1) - A(0, 1) * B(1, 0) - B(0, 1) * A(1, 0);
+      c[2] = B.determinant();
+    } else {
+      // Coefficients of the cubic by exact interpolation at a = 0, +-1, 2 (det is a cubic in a).
+      const double d0 = A.determinant(), d1 = (A + B).determinant(), dm = (A - B).determinant(),
+                   d2 = (A + 2 * B).determinant();
+      c[0] = d0;
+      c[2] = (d1 + dm) / 2 - d0;
+      // d2 = d0 + 2c1 + 4c2 + 8c3; d1 - dm = 2c1 + 2c3
+      c[3] = (d2 - d0 - 4 * c[2] - (d1 - dm)) / 6;
+      c[1] = (d1 - dm) / 2 - c[3];
+    }
+    if (c[0] <= 0) return;  // already inverted: this filter cannot help
+    std::array<double, D + 1> shifted = c;
+    shifted[0] = c[0] - 0.1 * c[0];
+    limits[i] = std::min(1.0, smallest_root_in_unit_interval<D>(shifted));
+  });
+  double alpha = 1.0;
+  for (double l : limits) alpha = std::min(alpha, l);
+  return alpha;
+}
+
+template class SimplexElasticity<2>;
+template class SimplexElasticity<3>;
+
+}  // namespace softsim

@@ -1,0 +1,49 @@
+#pragma once
+// Hyperelastic energy of linear simplex elements: triangles in 2D (plane strain) and tetrahedra
+// in 3D. E = sum_e W_e Psi(F_e), F_e = Ds Dm^-1 (the book ch. 15, "Inversion-free Elasticity";
+// seed 000 sec. 1). Gradient W B^T vec(P), Hessian W B^T dP/dF B with B = d vec(F)/dx.
+#include <memory>
+#include <vector>
+
+#include "softsim/material/material.hpp"
+#include "softsim/model/energy.hpp"
+
+namespace softsim {
+
+template <int D>
+class SimplexElasticity : public Energy {
+ public:
+  static constexpr int K = D + 1;  // vertices per element
+  using Elements = Eigen::Matrix<int, Eigen::Dynamic, K>;
+
+  // elements: global vertex ids (m x (D+1)); rest: all vertices' rest positions (n x D).
+  // Throws InputError when an element is degenerate or inverted at rest (source names the body).
+  SimplexElasticity(const MatXi& elements, const MatX& rest, std::shared_ptr<const Material<D>> material,
+                    const std::string& source);
+
+  std::string name() const override { return "elasticity(" + material_->name() + ")"; }
+  void declare_stencils(HessianLayout& layout) override;
+  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
+  void begin_step(const VecX& x_start) override;
+  VecX element_energy_density(const VecX& x) const override;
+  // Inversion filter (book ch. 15): the largest alpha such that no element's volume falls below
+  // 10% of its start-of-step value along x + alpha p.
+  double max_step_fraction(const VecX& x, const VecX& p) const override;
+
+  const std::vector<double>& rest_volumes() const { return volume_; }
+  const MatXi& elements() const { return elements_; }
+
+  // Deformation gradient of element e at positions x.
+  MatD<D> deformation_gradient(const VecX& x, int e) const;
+
+ private:
+  MatXi elements_;
+  std::shared_ptr<const Material<D>> material_;
+  std::vector<MatD<D>> rest_inverse_;  // Dm^-1
+  std::vector<double> volume_;         // rest measure W_e
+  std::vector<MatD<D>> frozen_rotation_;  // corotated linear only: R^n per element
+  int set_ = -1;
+  const HessianLayout* layout_ = nullptr;
+};
+
+}  // namespace softsim

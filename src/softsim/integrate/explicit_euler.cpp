@@ -1,0 +1,38 @@
+#include "softsim/integrate/explicit_euler.hpp"
+
+#include <limits>
+
+namespace softsim {
+
+ExplicitEulerStepper::ExplicitEulerStepper(Model& model, bool symplectic) : model_(model), symplectic_(symplectic) {
+  // Row sums of M (lumping a consistent mass matrix if one was chosen).
+  inverse_lumped_mass_ = model.mass_times(VecX::Ones(model.num_dofs())).cwiseInverse();
+}
+
+StepResult ExplicitEulerStepper::step(State& state, double h) {
+  model_.begin_step(state.x);
+  const double damping_alpha = model_.rayleigh_alpha;
+  VecX gradient = VecX::Zero(state.x.size());
+  AssemblyOutputs out{&gradient, nullptr, 1.0, false};
+  model_.potential(state.x, out);
+  // Force = -dP/dx - alpha M v (beta K v needs the Hessian; explicit steppers use alpha only).
+  VecX accel = -inverse_lumped_mass_.cwiseProduct(gradient) - damping_alpha * state.v;
+  const auto& fixed = model_.boundary.fixed_dofs();
+  for (std::size_t i = 0; i < fixed.size(); ++i)
+    if (fixed[i]) accel[i] = 0.0;
+  if (symplectic_) {
+    state.v += h * accel;
+    state.x += h * state.v;
+  } else {
+    state.x += h * state.v;
+    state.v += h * accel;
+  }
+  model_.boundary.apply_positions(state.x, model_.rest_positions, state.t + h);
+  model_.boundary.apply_velocities(state.v, state.t + h);
+  state.t += h;
+  StepResult result;
+  result.residual = std::numeric_limits<double>::quiet_NaN();
+  return result;
+}
+
+}  // namespace softsim

@@ -1,0 +1,65 @@
+#include "softsim/integrate/incremental_potential.hpp"
+
+namespace softsim {
+
+IncrementalPotential::IncrementalPotential(const Model& model) : model_(model) {
+  has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
+}
+
+void IncrementalPotential::set_step(const VecX& predictor, double inertia_weight, double potential_weight,
+                                    const VecX& damping_reference, double damping_weight) {
+  predictor_ = predictor;
+  inertia_weight_ = inertia_weight;
+  potential_weight_ = potential_weight;
+  damping_reference_ = damping_reference;
+  damping_weight_ = has_damping_ ? damping_weight : 0.0;
+}
+
+void IncrementalPotential::freeze_damping_stiffness(const VecX& x_start) {
+  if (!has_damping_) return;
+  damping_ = model_.layout().pattern();
+  if (model_.rayleigh_beta != 0.0) {
+    AssemblyOutputs out;
+    out.hessian = &damping_;
+    out.weight = model_.rayleigh_beta;
+    out.project_psd = true;
+    model_.potential(x_start, out);
+  }
+  model_.add_mass_to(damping_, model_.rayleigh_alpha);
+}
+
+double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
+  if (gradient) gradient->setZero(x.size());
+  if (hessian) {
+    if (hessian->nonZeros() != hessian_pattern().nonZeros()) *hessian = hessian_pattern();
+    std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
+  }
+  AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd};
+  double E = model_.potential(x, out);
+  if (inertia_weight_ != 0.0) {
+    const VecX dx = x - predictor_;
+    const VecX Mdx = model_.mass_times(dx);
+    E += 0.5 * inertia_weight_ * dx.dot(Mdx);
+    if (gradient) *gradient += inertia_weight_ * Mdx;
+    if (hessian) model_.add_mass_to(*hessian, inertia_weight_);
+  }
+  if (damping_weight_ != 0.0) {
+    const VecX dx = x - damping_reference_;
+    const VecX Ddx = damping_ * dx;
+    E += 0.5 * damping_weight_ * dx.dot(Ddx);
+    if (gradient) *gradient += damping_weight_ * Ddx;
+    if (hessian) {
+      double* dst = hessian->valuePtr();
+      const double* src = damping_.valuePtr();
+      for (Eigen::Index i = 0; i < damping_.nonZeros(); ++i) dst[i] += damping_weight_ * src[i];
+    }
+  }
+  return E;
+}
+
+void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
+  model_.boundary.reduce_gradient(gradient);
+  if (hessian) model_.boundary.reduce_hessian(*hessian);
+}
+
+}  // namespace softsim

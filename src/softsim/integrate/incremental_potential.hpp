@@ -1,0 +1,36 @@
+#pragma once
+// The incremental potential of one implicit step (seed 000 eq. 14-15; the book ch. 2):
+//   E(x) = 1/2 (x - x_pred)^T M (x - x_pred) + w P(x) + w_d/2 (x - x_ref)^T D (x - x_ref)
+// with the predictor x_pred and weight w chosen by the integrator (BE: x_pred = x^n + h v^n,
+// w = h^2) and Rayleigh damping D = alpha M + beta K(x^n) frozen at the step start (w_d = h for
+// BE, x_ref = x^n). A static solve sets inertia to 0 and w = 1.
+#include "softsim/model/model.hpp"
+#include "softsim/solve/objective.hpp"
+
+namespace softsim {
+
+class IncrementalPotential : public Objective {
+ public:
+  explicit IncrementalPotential(const Model& model);
+
+  // Configures the step problem. damping_weight = 0 disables damping.
+  void set_step(const VecX& predictor, double inertia_weight, double potential_weight, const VecX& damping_reference,
+                double damping_weight);
+  // Rebuilds the frozen damping stiffness K(x^n) (PSD-projected so the damping dissipates).
+  void freeze_damping_stiffness(const VecX& x_start);
+
+  double evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) override;
+  const SparseMat& hessian_pattern() const override { return model_.layout().pattern(); }
+  double max_step_fraction(const VecX& x, const VecX& p) override { return model_.max_step_fraction(x, p); }
+  void reduce(VecX& gradient, SparseMat* hessian) const override;
+  void expand(VecX& step) const override { model_.boundary.expand_step(step); }
+
+ private:
+  const Model& model_;
+  VecX predictor_, damping_reference_;
+  double inertia_weight_ = 1.0, potential_weight_ = 1.0, damping_weight_ = 0.0;
+  SparseMat damping_;  // alpha M + beta K(x^n), layout pattern
+  bool has_damping_ = false;
+};
+
+}  // namespace softsim

@@ -1,0 +1,28 @@
+#include "softsim/integrate/static_solve.hpp"
+
+namespace softsim {
+
+StaticStepper::StaticStepper(Model& model, const StepperOptions& options)
+    : model_(model), options_(options), objective_(model), solver_(make_linear_solver(options.linear_solver, model.num_dofs())) {}
+
+StepResult StaticStepper::step(State& state, double h) {
+  model_.begin_step(state.x);
+  objective_.set_step(state.x, 0.0, 1.0, state.x, 0.0);
+  VecX x = state.x;
+  model_.boundary.apply_positions(x, model_.rest_positions, state.t + h);
+  // Without inertia the Newton step is a displacement: converge on it relative to the model's
+  // size (tolerance * 1e-3 of the bounding-box diagonal per unit "velocity" scale).
+  NewtonOptions newton = options_.newton;
+  const auto X = as_rows(model_.rest_positions, model_.dim());
+  const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  newton.step_scale = 1.0;
+  newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
+  StepResult result;
+  result.accumulate(minimize(objective_, x, *solver_, newton));
+  state.v.setZero();
+  state.x = std::move(x);
+  state.t += h;
+  return result;
+}
+
+}  // namespace softsim

@@ -1,0 +1,123 @@
+#include "softsim/model/boundary_conditions.hpp"
+
+#include <Eigen/Geometry>
+#include <stdexcept>
+
+namespace softsim {
+
+void BoundaryConditions::set_dimensions(int num_vertices, int dim) {
+  num_vertices_ = num_vertices;
+  dim_ = dim;
+  fixed_.assign(static_cast<std::size_t>(num_vertices) * dim, 0);
+  slip_eliminated_.assign(fixed_.size(), 0);
+  slip_index_.assign(num_vertices, -1);
+}
+
+void BoundaryConditions::add_motion(PrescribedMotion motion) {
+  for (int v : motion.vertices)
+    for (int d = 0; d < dim_; ++d) fixed_[v * dim_ + d] = 1;
+  motions_.push_back(std::move(motion));
+}
+
+void BoundaryConditions::add_slip(const SlipCondition& slip) {
+  // Local frame: first column = the direction; the rest completes an orthonormal basis (the
+  // book's construction m = n x e_x, or n x e_y when n is close to e_x).
+  const VecX n = slip.direction.normalized();
+  MatX Q(dim_, dim_);
+  Q.col(0) = n;
+  if (dim_ == 2) {
+    Q.col(1) = Vec2(-n[1], n[0]);
+  } else {
+    const Vec3 n3 = n;
+    Vec3 m = std::abs(n3.x()) < 0.9 ? n3.cross(Vec3::UnitX()) : n3.cross(Vec3::UnitY());
+    m.normalize();
+    Q.col(1) = m;
+    Q.col(2) = n3.cross(m);
+  }
+  for (int v : slip.vertices) {
+    if (slip_index_[v] >= 0) throw std::invalid_argument("vertex has two slip conditions");
+    slip_index_[v] = static_cast<int>(slip_frames_.size());
+    slip_frames_.push_back(Q);
+    slip_vertices_.push_back(v);
+    // Plane: the normal coordinate is eliminated. Line: every coordinate but the direction's.
+    for (int d = 0; d < dim_; ++d) {
+      const bool eliminated = slip.line ? d != 0 : d == 0;
+      slip_eliminated_[v * dim_ + d] = eliminated;
+    }
+  }
+}
+
+int BoundaryConditions::num_fixed_dofs() const {
+  int n = 0;
+  for (std::size_t i = 0; i < fixed_.size(); ++i) n += fixed_[i] || slip_eliminated_[i];
+  return n;
+}
+
+void BoundaryConditions::apply_positions(VecX& x, const VecX& x0, double t) const {
+  for (const auto& m : motions_) {
+    const VecX offset = m.offset(t);
+    for (int v : m.vertices) x.segment(v * dim_, dim_) = x0.segment(v * dim_, dim_) + offset;
+  }
+}
+
+void BoundaryConditions::apply_velocities(VecX& vel, double t) const {
+  const double dt = 1e-6;
+  for (const auto& m : motions_) {
+    const VecX rate = (m.offset(t + dt) - m.offset(std::max(0.0, t - dt))) / (t + dt - std::max(0.0, t - dt));
+    for (int v : m.vertices) vel.segment(v * dim_, dim_) = rate;
+  }
+}
+
+void BoundaryConditions::reduce_gradient(VecX& g) const {
+  for (std::size_t s = 0; s < slip_vertices_.size(); ++s) {
+    const int v = slip_vertices_[s];
+    g.segment(v * dim_, dim_) = slip_frames_[s].transpose() * g.segment(v * dim_, dim_);
+  }
+  for (std::size_t i = 0; i < fixed_.size(); ++i)
+    if (fixed_[i] || slip_eliminated_[i]) g[i] = 0.0;
+}
+
+void BoundaryConditions::reduce_hessian(SparseMat& H) const {
+  if (!slip_vertices_.empty()) {
+    // H <- Q^T H Q with Q block diagonal; Q's blocks are dense within a vertex, and every
+    // vertex block of the pattern is dense, so the pattern does not change.
+    std::vector<Triplet> q;
+    for (int v = 0; v < num_vertices_; ++v) {
+      if (slip_index_[v] < 0) {
+        for (int d = 0; d < dim_; ++d) q.emplace_back(v * dim_ + d, v * dim_ + d, 1.0);
+      } else {
+        const MatX& Q = slip_frames_[slip_index_[v]];
+        for (int r = 0; r < dim_; ++r)
+          for (int c = 0; c < dim_; ++c) q.emplace_back(v * dim_ + r, v * dim_ + c, Q(r, c));
+      }
+    }
+    SparseMat Qm(H.rows(), H.cols());
+    Qm.setFromTriplets(q.begin(), q.end());
+    SparseMat rotated = SparseMat(Qm.transpose()) * H * Qm;
+    // Copy values back into H's pattern (rotated's pattern is a subset of H's).
+    for (int c = 0; c < H.outerSize(); ++c) {
+      SparseMat::InnerIterator it(H, c);
+      for (SparseMat::InnerIterator jt(rotated, c); jt; ++jt) {
+        while (it && it.row() < jt.row()) { it.valueRef() = 0.0; ++it; }
+        if (it && it.row() == jt.row()) { it.valueRef() = jt.value(); ++it; }
+      }
+      for (; it; ++it) it.valueRef() = 0.0;
+    }
+  }
+  for (int c = 0; c < H.outerSize(); ++c) {
+    const bool col_out = fixed_[c] || slip_eliminated_[c];
+    for (SparseMat::InnerIterator it(H, c); it; ++it) {
+      const bool row_out = fixed_[it.row()] || slip_eliminated_[it.row()];
+      if (col_out || row_out) it.valueRef() = (it.row() == c) ? 1.0 : 0.0;
+    }
+  }
+}
+
+void BoundaryConditions::expand_step(VecX& p) const {
+  for (std::size_t s = 0; s < slip_vertices_.size(); ++s) {
+    const int v = slip_vertices_[s];
+    p.segment(v * dim_, dim_) = slip_frames_[s] * p.segment(v * dim_, dim_);
+  }
+}
+
+}  // namespace softsim

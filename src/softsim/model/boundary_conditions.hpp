@@ -1,0 +1,65 @@
+#pragma once
+// Dirichlet conditions by eliminating degrees of freedom (the book, ch. 5-6): a constrained DOF
+// follows a prescribed position; in the Newton system its gradient entry is zeroed and its row
+// and column replaced by the identity. Slip conditions constrain a vertex to a plane or a line by
+// a per-vertex change of variables x = Q y (Q orthonormal, constrained directions first), and
+// eliminate the constrained local coordinates.
+#include <functional>
+#include <vector>
+
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+// A prescribed motion of a set of vertices: position(t) = rest + offset(t).
+struct PrescribedMotion {
+  std::vector<int> vertices;
+  // Offset from the vertex's initial position at time t (zero for a fixed vertex).
+  std::function<VecX(double t)> offset;  // returns a dim vector
+  std::string label;
+};
+
+// A slip condition: each vertex may move only in the plane with the given normal (one constrained
+// direction) or along the line with the given direction (dim - 1 constrained directions).
+struct SlipCondition {
+  std::vector<int> vertices;
+  VecX direction;     // unit normal (plane) or unit direction (line)
+  bool line = false;  // true: move along `direction`; false: stay in the plane normal to it
+};
+
+class BoundaryConditions {
+ public:
+  void set_dimensions(int num_vertices, int dim);
+  void add_motion(PrescribedMotion motion);
+  void add_slip(const SlipCondition& slip);
+
+  bool empty() const { return motions_.empty() && slip_vertices_.empty(); }
+  bool has_slip() const { return !slip_vertices_.empty(); }
+  // Per-DOF mask of DOFs prescribed by a motion (slip directions are handled separately).
+  const std::vector<char>& fixed_dofs() const { return fixed_; }
+  int num_fixed_dofs() const;
+
+  // Writes the prescribed positions at time t into x (x0: initial positions).
+  void apply_positions(VecX& x, const VecX& x0, double t) const;
+  // Velocity of prescribed DOFs at time t by central difference of the motion (for outputs).
+  void apply_velocities(VecX& v, double t) const;
+
+  // Newton system transforms. reduce_gradient zeroes eliminated entries (after rotating slip
+  // vertices into their local frames); reduce_hessian does the same to rows and columns of H
+  // in place, pattern unchanged; expand_step rotates a solved step back to world coordinates.
+  void reduce_gradient(VecX& g) const;
+  void reduce_hessian(SparseMat& H) const;
+  void expand_step(VecX& p) const;
+
+ private:
+  int num_vertices_ = 0;
+  int dim_ = 0;
+  std::vector<PrescribedMotion> motions_;
+  std::vector<char> fixed_;          // per DOF, prescribed by a motion
+  std::vector<char> slip_eliminated_;  // per DOF, constrained local coordinate of a slip vertex
+  std::vector<int> slip_vertices_;
+  std::vector<MatX> slip_frames_;    // per slip vertex: Q (dim x dim), columns = local axes
+  std::vector<int> slip_index_;      // per vertex: index into slip_frames_ or -1
+};
+
+}  // namespace softsim

@@ -1,0 +1,30 @@
+#pragma once
+// A potential energy term E(x) of the model (elasticity, springs, gravity, penalties, ...).
+// evaluate() returns weight * E(x) and accumulates weight * gradient and weight * Hessian into the
+// outputs that are non-null; value, gradient and Hessian come from one code path, so the code the
+// finite-difference tests check is the code production runs.
+#include <string>
+
+#include "softsim/core/hessian_layout.hpp"
+#include "softsim/core/stencil_assembly.hpp"
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+class Energy {
+ public:
+  virtual ~Energy() = default;
+  virtual std::string name() const = 0;
+  // Registers the term's fixed-topology stencils (called once, before the layout is finalized).
+  virtual void declare_stencils(HessianLayout& layout) {}
+  virtual double evaluate(const VecX& x, const AssemblyOutputs& out) const = 0;
+  // Called at the start of each time step with the state there (frozen rotations, lagged terms).
+  virtual void begin_step(const VecX& x_start) {}
+  // Per-element energy density for output (empty when the term has no elements).
+  virtual VecX element_energy_density(const VecX& x) const { return {}; }
+  // Largest fraction alpha in (0, 1] of the step p from x such that the term stays valid
+  // (e.g. no element inverts). 1 when the term imposes no limit.
+  virtual double max_step_fraction(const VecX& x, const VecX& p) const { return 1.0; }
+};
+
+}  // namespace softsim

@@ -1,0 +1,218 @@
+#include <fmt/format.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "softsim/contact/plane_barrier.hpp"
+#include "softsim/core/errors.hpp"
+#include "softsim/fem/mass.hpp"
+#include "softsim/fem/mass_spring.hpp"
+#include "softsim/fem/simplex_elasticity.hpp"
+#include "softsim/io/read_mesh.hpp"
+#include "softsim/mesh/generators.hpp"
+#include "softsim/mesh/quality.hpp"
+#include "softsim/mesh/surface.hpp"
+#include "softsim/scene/scene.hpp"
+
+namespace softsim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
+  if (body.mesh) {
+    std::filesystem::path path = *body.mesh;
+    if (path.is_relative() && !scene.file.empty()) path = scene.file.parent_path() / path;
+    return read_mesh(path, scene.dim);
+  }
+  const GeneratorSpec& g = *body.generator;
+  if (g.type == "box") return generate_box(g.size, g.resolution);
+  if (g.type == "rectangle") return generate_rectangle(g.size.head<2>(), g.resolution.head<2>());
+  if (g.type == "spring_grid") {
+    if (scene.dim == 2) return generate_spring_grid(g.size.head<2>(), g.resolution.head<2>());
+    throw InputError(fmt::format("{}: {}.generator.type: spring_grid is 2D only", scene.file.string(), body.path));
+  }
+  throw InputError(fmt::format("{}: {}.generator.type: unknown generator \"{}\"", scene.file.string(), body.path, g.type));
+}
+
+void apply_transform(Mesh& mesh, const TransformSpec& t, int dim) {
+  const Vec3 r = t.rotate_degrees * (kPi / 180.0);
+  // Rotations about x, then y, then z (so R = Rz Ry Rx).
+  const Mat3 R = (Eigen::AngleAxisd(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(r.y(), Vec3::UnitY()) *
+                  Eigen::AngleAxisd(r.x(), Vec3::UnitX()))
+                     .toRotationMatrix();
+  for (int i = 0; i < mesh.num_vertices(); ++i) {
+    Vec3 p = Vec3::Zero();
+    p.head(dim) = mesh.vertices.row(i).transpose();
+    p = R * p.cwiseProduct(t.scale) + t.translate;
+    mesh.vertices.row(i) = p.head(dim).transpose();
+  }
+}
+
+std::vector<int> select_vertices(const Scene& scene, const BodySpec& body, const Mesh& mesh, const SelectionSpec& s) {
+  std::vector<int> ids;
+  if (s.box) {
+    const auto& [lo, hi] = *s.box;
+    const double eps = 1e-9 * (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm();
+    for (int i = 0; i < mesh.num_vertices(); ++i) {
+      bool inside = true;
+      for (int d = 0; d < scene.dim; ++d)
+        inside = inside && mesh.vertices(i, d) >= lo[d] - eps && mesh.vertices(i, d) <= hi[d] + eps;
+      if (inside) ids.push_back(i);
+    }
+    if (ids.empty())
+      throw InputError(fmt::format("{}: {}.box: selects no vertex of body \"{}\"", scene.file.string(), s.path, body.name));
+  } else {
+    for (int id : s.ids)
+      if (id >= mesh.num_vertices())
+        throw InputError(fmt::format("{}: {}.ids: vertex {} is out of range (body \"{}\" has {} vertices)",
+                                     scene.file.string(), s.path, id, body.name, mesh.num_vertices()));
+    ids = s.ids;
+  }
+  return ids;
+}
+
+// Piecewise-linear keyframe offset, held constant outside the keyed interval.
+Vec3 keyframe_offset(const std::vector<std::pair<double, Vec3>>& keys, double t) {
+  if (t <= keys.front().first) return keys.front().second;
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (t <= keys[k].first) {
+      const double s = (t - keys[k - 1].first) / (keys[k].first - keys[k - 1].first);
+      return (1 - s) * keys[k - 1].second + s * keys[k].second;
+    }
+  return keys.back().second;
+}
+
+template <int D>
+int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source) {
+  MatXi elements = mesh.cells.array() + first;
+  const LameParameters lame = LameParameters::from_young_poisson(m.youngs_modulus, m.poisson_ratio);
+  std::shared_ptr<const Material<D>> material = make_material<D>(m.model, lame);
+  auto term = std::make_unique<SimplexElasticity<D>>(elements, as_rows(model.rest_positions, D), material, source);
+  add_simplex_mass(model, elements, term->rest_volumes(), m.density, m.lumped_mass);
+  return model.add_energy(std::move(term));
+}
+
+template <int D>
+int add_springs(Model& model, const Mesh& mesh, int first, const MaterialSpec& m) {
+  MatXi edges = (mesh.cell_type() == CellType::Edge ? mesh.cells : unique_edges(mesh)).array() + first;
+  // Mass: the book gives every node rho * measure / n (uniform); the measure is the mesh's total
+  // cell measure for triangles/tets, or its bounding box for edge-only meshes.
+  double measure = 1.0;
+  const MatX& V = mesh.vertices;
+  if (mesh.cell_type() == CellType::Edge) {
+    measure = (V.colwise().maxCoeff() - V.colwise().minCoeff()).prod();
+  } else {
+    measure = std::abs(inspect_mesh(mesh).total_measure);
+  }
+  for (int i = 0; i < mesh.num_vertices(); ++i) model.add_lumped_mass(first + i, m.density * measure / mesh.num_vertices());
+  return model.add_energy(std::make_unique<MassSpring<D>>(edges, as_rows(model.rest_positions, D), m.spring_stiffness));
+}
+
+}  // namespace
+
+Model build_model(const Scene& scene) {
+  const int dim = scene.dim;
+  Model model(dim);
+  model.gravity = scene.gravity;
+  model.rayleigh_alpha = scene.rayleigh_alpha;
+  model.rayleigh_beta = scene.rayleigh_beta;
+  const std::string file = scene.file.empty() ? "(default scene)" : scene.file.string();
+
+  std::vector<std::pair<int, const BodySpec*>> firsts;
+  for (const BodySpec& spec : scene.bodies) {
+    Mesh mesh = load_body_mesh(scene, spec);
+    const std::string source =
+        spec.mesh ? spec.mesh->string() : fmt::format("{}: {}.generator", file, spec.path);
+    if (mesh.dim() != dim)
+      throw InputError(fmt::format("{}: {}: the mesh is {}D but the scene is {}D", file, spec.path, mesh.dim(), dim));
+    validate_mesh(mesh, source);
+    const CellType type = mesh.cell_type();
+    if (spec.kind == "solid") {
+      const CellType expected = dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
+      if (type != expected)
+        throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, the mesh has {} cells", file, spec.path, dim,
+                                     to_string(expected), to_string(type)));
+    }
+    apply_transform(mesh, spec.transform, dim);
+
+    Body body;
+    body.name = spec.name;
+    body.first_vertex = model.add_vertices(mesh.vertices);
+    const int first = body.first_vertex;
+    if (spec.kind == "solid") {
+      body.elasticity_term = dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source)
+                                      : add_solid<2>(model, mesh, first, spec.material, source);
+    } else {
+      body.elasticity_term = dim == 3 ? add_springs<3>(model, mesh, first, spec.material)
+                                      : add_springs<2>(model, mesh, first, spec.material);
+    }
+    for (int i = 0; i < mesh.num_vertices(); ++i)
+      model.initial_velocity.segment(static_cast<Eigen::Index>(first + i) * dim, dim) = spec.initial_velocity.head(dim);
+    body.surface = extract_surface(mesh);
+    body.mesh = std::move(mesh);
+    model.bodies.push_back(std::move(body));
+    firsts.emplace_back(first, &spec);
+  }
+  model.boundary.set_dimensions(model.num_vertices(), dim);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const BodySpec& spec = *firsts[b].second;
+    const Mesh& mesh = model.bodies[b].mesh;
+    const int first = firsts[b].first;
+    for (const FixedSpec& f : spec.fixed) {
+      PrescribedMotion motion;
+      for (int id : select_vertices(scene, spec, mesh, f.selection)) motion.vertices.push_back(first + id);
+      motion.label = f.selection.path;
+      if (!f.path.empty()) {
+        auto keys = f.path;
+        motion.offset = [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
+      } else {
+        const Vec3 velocity = f.velocity;
+        motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
+      }
+      model.boundary.add_motion(std::move(motion));
+    }
+    for (const SlipSpec& s : spec.slip) {
+      SlipCondition slip;
+      for (int id : select_vertices(scene, spec, mesh, s.selection)) slip.vertices.push_back(first + id);
+      slip.direction = s.direction.head(dim);
+      slip.line = s.line;
+      try {
+        model.boundary.add_slip(slip);
+      } catch (const std::invalid_argument&) {
+        throw InputError(fmt::format("{}: {}: a vertex already has a slip condition", file, s.selection.path));
+      }
+    }
+  }
+  if (!scene.obstacles.empty()) {
+    // Contact area per vertex: the body's mean edge length to the power dim - 1 (the book's
+    // square drop: side / n_seg = 0.25 per node in 2D).
+    std::vector<double> area(model.num_vertices(), 0.0);
+    for (const Body& body : model.bodies) {
+      const MatXi edges = body.mesh.cell_type() == CellType::Edge ? body.mesh.cells : unique_edges(body.mesh);
+      double mean = 0.0;
+      for (int e = 0; e < edges.rows(); ++e)
+        mean += (body.mesh.vertices.row(edges(e, 0)) - body.mesh.vertices.row(edges(e, 1))).norm();
+      mean /= std::max<Eigen::Index>(1, edges.rows());
+      for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = std::pow(mean, dim - 1);
+    }
+    const auto X = as_rows(model.rest_positions, dim);
+    const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+    const double dhat = scene.contact.dhat.value_or(1e-3 * diagonal);
+    for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+      const ObstacleSpec& o = scene.obstacles[k];
+      std::vector<double> weights(area.size());
+      for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
+      auto barrier = std::make_unique<PlaneBarrier>(dim, o.point.head(dim), o.normal.head(dim), weights, dhat,
+                                                    scene.contact.kappa);
+      if (!(barrier->min_distance(model.rest_positions) > 0.0))
+        throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or behind the plane", file, k));
+      model.add_energy(std::move(barrier));
+    }
+  }
+  model.finalize();
+  return model;
+}
+
+}  // namespace softsim

@@ -1,0 +1,53 @@
+#pragma once
+// Reads a JSON scene with errors that name the file and the JSON path of the offending key, e.g.
+// "scene.json: bodies[1].material.E: expected a positive number, got -3". Every object checks
+// that it has no keys it does not know (finish()).
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+class JsonReader {
+ public:
+  JsonReader(const nlohmann::json& node, std::string path, std::string file);
+
+  const std::string& path() const { return path_; }
+  const nlohmann::json& node() const { return node_; }
+  bool has(const std::string& key) const;
+  JsonReader child(const std::string& key) const;  // key must exist
+  JsonReader element(std::size_t index) const;     // array element
+  std::size_t array_size() const;                  // node must be an array
+
+  // Typed getters; the defaulted ones return the default when the key is absent.
+  double number(const std::string& key, double fallback, double min = -HUGE_VAL, double max = HUGE_VAL,
+                bool exclusive_min = false) const;
+  double positive(const std::string& key, double fallback) const;
+  std::optional<double> optional_number(const std::string& key, double min = -HUGE_VAL, bool exclusive_min = false) const;
+  int integer(const std::string& key, int fallback, int min, int max) const;
+  bool boolean(const std::string& key, bool fallback) const;
+  std::string string(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed = {}) const;
+  VecX vector(const std::string& key, const VecX& fallback, int size) const;  // size = required length
+  std::vector<int> int_list(const std::string& key) const;
+
+  // Throws for any key of this object that no getter asked for.
+  void finish() const;
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  [[noreturn]] void fail_here(const std::string& message) const;
+
+ private:
+  std::string key_path(const std::string& key) const;
+  const nlohmann::json& node_;
+  std::string path_;
+  std::string file_;
+  mutable std::set<std::string> used_;
+};
+
+std::string describe_json(const nlohmann::json& value);
+
+}  // namespace softsim

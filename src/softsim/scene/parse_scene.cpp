@@ -1,0 +1,270 @@
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/material/material.hpp"
+#include "softsim/scene/json_reader.hpp"
+#include "softsim/scene/scene.hpp"
+#include "softsim/solve/linear_solver.hpp"
+
+namespace softsim {
+
+namespace {
+
+// A dim-long vector read into a Vec3 (z = fill in 2D).
+Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill = 0.0) {
+  const VecX v = r.vector(key, fallback.head(dim), dim);
+  Vec3 out = Vec3::Constant(fill);
+  out.head(dim) = v;
+  return out;
+}
+
+SelectionSpec read_selection(const JsonReader& r, int dim) {
+  SelectionSpec s;
+  s.path = r.path();
+  const bool has_box = r.has("box"), has_ids = r.has("ids");
+  if (has_box == has_ids) r.fail_here("expected exactly one of \"box\" or \"ids\"");
+  if (has_box) {
+    const JsonReader box = r.child("box");
+    if (box.array_size() != 2) box.fail_here("expected [[min...], [max...]]");
+    Vec3 lo = Vec3::Constant(-HUGE_VAL), hi = Vec3::Constant(HUGE_VAL);
+    for (int corner = 0; corner < 2; ++corner) {
+      const auto& c = box.node()[corner];
+      if (!c.is_array() || static_cast<int>(c.size()) != dim)
+        box.fail_here(fmt::format("expected two arrays of {} numbers", dim));
+      for (int d = 0; d < dim; ++d) {
+        if (!c[d].is_number()) box.fail_here(fmt::format("expected two arrays of {} numbers", dim));
+        (corner == 0 ? lo : hi)[d] = c[d].get<double>();
+      }
+    }
+    if ((hi.head(dim) - lo.head(dim)).minCoeff() < 0) box.fail_here("min corner exceeds max corner");
+    s.box = std::make_pair(lo, hi);
+  } else {
+    s.ids = r.int_list("ids");
+  }
+  return s;
+}
+
+MaterialSpec read_material(const JsonReader& r, const std::string& kind) {
+  MaterialSpec m;
+  std::vector<std::string> models = material_model_names();
+  m.model = r.string("model", m.model, models);
+  const bool has_lame = r.has("mu") || r.has("lambda");
+  if (has_lame) {
+    if (r.has("E") || r.has("nu")) r.fail_here("give either E and nu, or mu and lambda, not both");
+    LameParameters lame;
+    lame.mu = r.positive("mu", 1e4);
+    lame.lambda = r.number("lambda", 0.0, 0.0);
+    m.youngs_modulus = lame.youngs_modulus();
+    m.poisson_ratio = lame.poisson_ratio();
+  } else {
+    m.youngs_modulus = r.positive("E", m.youngs_modulus);
+    m.poisson_ratio = r.number("nu", m.poisson_ratio, -1.0, 0.4999, true);
+  }
+  m.density = r.positive("density", m.density);
+  m.spring_stiffness = r.positive("stiffness", m.spring_stiffness);
+  m.lumped_mass = r.string("mass", "lumped", {"lumped", "consistent"}) == "lumped";
+  r.finish();
+  return m;
+}
+
+BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
+  BodySpec b;
+  b.path = r.path();
+  b.name = r.string("name", fmt::format("body{}", index));
+  b.kind = r.string("kind", b.kind, {"solid", "mass_spring"});
+  if (r.has("mesh") == r.has("generator")) r.fail_here("expected exactly one of \"mesh\" or \"generator\"");
+  if (r.has("mesh")) b.mesh = r.string("mesh", "");
+  if (r.has("generator")) {
+    const JsonReader g = r.child("generator");
+    GeneratorSpec gen;
+    const std::vector<std::string> types =
+        dim == 3 ? std::vector<std::string>{"box", "spring_grid"} : std::vector<std::string>{"rectangle", "spring_grid"};
+    if (!g.has("type")) g.fail("type", fmt::format("missing; expected one of {}", fmt::join(types, ", ")));
+    gen.type = g.string("type", "", types);
+    gen.size = read_vec(g, "size", Vec3::Ones(), dim, 1.0);
+    if (gen.size.minCoeff() <= 0) g.fail("size", "expected positive sizes");
+    if (g.has("resolution")) {
+      const auto& res = g.node().at("resolution");
+      if (!res.is_array() || static_cast<int>(res.size()) != dim)
+        g.fail("resolution", fmt::format("expected an array of {} positive integers, got {}", dim, describe_json(res)));
+      gen.resolution = Eigen::Vector3i::Ones();
+      for (int d = 0; d < dim; ++d) {
+        if (!res[d].is_number_integer() || res[d].get<long long>() < 1 || res[d].get<long long>() > 10000)
+          g.fail("resolution", fmt::format("expected an array of {} integers in [1, 10000], got {}", dim, describe_json(res)));
+        gen.resolution[d] = res[d].get<int>();
+      }
+    }
+    g.finish();
+    b.generator = gen;
+  }
+  if (r.has("transform")) {
+    const JsonReader t = r.child("transform");
+    b.transform.translate = read_vec(t, "translate", Vec3::Zero(), dim);
+    if (dim == 2) {
+      b.transform.rotate_degrees.z() = t.number("rotate", 0.0);
+    } else {
+      b.transform.rotate_degrees = read_vec(t, "rotate", Vec3::Zero(), 3);
+    }
+    if (t.has("scale") && t.node().at("scale").is_number()) {
+      b.transform.scale = Vec3::Constant(t.positive("scale", 1.0));
+    } else {
+      b.transform.scale = read_vec(t, "scale", Vec3::Ones(), dim, 1.0);
+      if (b.transform.scale.minCoeff() <= 0) t.fail("scale", "expected positive scale factors");
+    }
+    t.finish();
+  }
+  if (r.has("material")) b.material = read_material(r.child("material"), b.kind);
+  b.initial_velocity = read_vec(r, "initial_velocity", Vec3::Zero(), dim);
+  if (r.has("fixed")) {
+    const JsonReader list = r.child("fixed");
+    for (std::size_t i = 0; i < list.array_size(); ++i) {
+      const JsonReader f = list.element(i);
+      FixedSpec spec;
+      spec.selection = read_selection(f, dim);
+      spec.velocity = read_vec(f, "velocity", Vec3::Zero(), dim);
+      if (f.has("path")) {
+        const JsonReader p = f.child("path");
+        double last_t = -HUGE_VAL;
+        for (std::size_t k = 0; k < p.array_size(); ++k) {
+          const auto& key = p.node()[k];
+          if (!key.is_array() || static_cast<int>(key.size()) != dim + 1)
+            p.fail_here(fmt::format("expected keyframes [t, offset...] with {} numbers each", dim + 1));
+          for (const auto& x : key)
+            if (!x.is_number()) p.fail_here("expected numeric keyframes");
+          const double t = key[0].get<double>();
+          if (!(t > last_t)) p.fail_here("keyframe times must increase");
+          last_t = t;
+          Vec3 offset = Vec3::Zero();
+          for (int d = 0; d < dim; ++d) offset[d] = key[d + 1].get<double>();
+          spec.path.emplace_back(t, offset);
+        }
+        if (spec.path.empty()) p.fail_here("expected at least one keyframe");
+        if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
+      }
+      f.finish();
+      b.fixed.push_back(std::move(spec));
+    }
+  }
+  if (r.has("slip")) {
+    const JsonReader list = r.child("slip");
+    for (std::size_t i = 0; i < list.array_size(); ++i) {
+      const JsonReader s = list.element(i);
+      SlipSpec spec;
+      spec.selection = read_selection(s, dim);
+      if (s.has("normal") == s.has("direction")) s.fail_here("expected exactly one of \"normal\" (plane) or \"direction\" (line)");
+      spec.line = s.has("direction");
+      spec.direction = read_vec(s, spec.line ? "direction" : "normal", Vec3::UnitY(), dim);
+      if (spec.direction.norm() < 1e-12) s.fail(spec.line ? "direction" : "normal", "expected a non-zero vector");
+      spec.direction.normalize();
+      s.finish();
+      b.slip.push_back(std::move(spec));
+    }
+  }
+  r.finish();
+  return b;
+}
+
+}  // namespace
+
+Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file) {
+  const std::string name = file.empty() ? "(default scene)" : file.string();
+  if (!json.is_object()) throw InputError(name + ": expected a JSON object at the top level");
+  JsonReader root(json, "", name);
+  Scene scene;
+  scene.file = file;
+  root.string("description", "");
+  scene.dim = root.integer("dim", 3, 2, 3);
+  const int dim = scene.dim;
+  if (root.has("time")) {
+    const JsonReader t = root.child("time");
+    scene.dt = t.positive("dt", scene.dt);
+    if (t.has("end") && t.has("steps")) t.fail_here("give either \"end\" or \"steps\", not both");
+    if (t.has("end")) {
+      const double end = t.positive("end", 1.0);
+      scene.steps = static_cast<int>(std::ceil(end / scene.dt - 1e-9));
+    }
+    scene.steps = t.integer("steps", scene.steps, 0, 100000000);
+    t.finish();
+  }
+  if (root.has("integrator")) {
+    const JsonReader i = root.child("integrator");
+    scene.integrator.type = i.string("type", scene.integrator.type, stepper_names());
+    i.finish();
+  }
+  if (root.has("solver")) {
+    const JsonReader s = root.child("solver");
+    auto& n = scene.integrator.newton;
+    n.tolerance = s.positive("tolerance", n.tolerance);
+    n.max_iterations = s.integer("max_iterations", n.max_iterations, 1, 100000);
+    n.project_psd = s.boolean("project_psd", n.project_psd);
+    scene.integrator.linear_solver = s.string("linear_solver", scene.integrator.linear_solver, linear_solver_names());
+    scene.on_failure = s.string("on_failure", scene.on_failure, {"error", "continue"});
+    s.finish();
+  }
+  scene.gravity = read_vec(root, "gravity", dim == 2 ? Vec3(0, -9.81, 0) : Vec3(0, -9.81, 0), dim);
+  if (root.has("damping")) {
+    const JsonReader d = root.child("damping");
+    scene.rayleigh_alpha = d.number("alpha", 0.0, 0.0);
+    scene.rayleigh_beta = d.number("beta", 0.0, 0.0);
+    d.finish();
+  }
+  if (!root.has("bodies")) root.fail("bodies", "missing; a scene needs at least one body");
+  const JsonReader bodies = root.child("bodies");
+  if (bodies.array_size() == 0) bodies.fail_here("expected at least one body");
+  for (std::size_t i = 0; i < bodies.array_size(); ++i) scene.bodies.push_back(read_body(bodies.element(i), dim, i));
+  if (root.has("obstacles")) {
+    const JsonReader obstacles = root.child("obstacles");
+    for (std::size_t i = 0; i < obstacles.array_size(); ++i) {
+      const JsonReader o = obstacles.element(i);
+      ObstacleSpec spec;
+      spec.type = o.string("type", "plane", {"plane"});
+      spec.point = read_vec(o, "point", Vec3::Zero(), dim);
+      spec.normal = read_vec(o, "normal", Vec3::UnitY(), dim);
+      if (spec.normal.norm() < 1e-12) o.fail("normal", "expected a non-zero vector");
+      spec.normal.normalize();
+      o.finish();
+      scene.obstacles.push_back(spec);
+    }
+  }
+  if (root.has("contact")) {
+    const JsonReader c = root.child("contact");
+    if (c.has("dhat")) scene.contact.dhat = c.positive("dhat", 1e-3);
+    scene.contact.kappa = c.positive("kappa", scene.contact.kappa);
+    c.finish();
+  }
+  if (root.has("output")) {
+    const JsonReader o = root.child("output");
+    scene.output.every = o.integer("every", scene.output.every, 1, 100000000);
+    if (o.has("formats")) {
+      const auto& f = o.node().at("formats");
+      if (!f.is_array()) o.fail("formats", "expected an array of \"vtu\" / \"obj\", got " + describe_json(f));
+      scene.output.formats.clear();
+      for (const auto& s : f) {
+        if (!s.is_string() || (s != "vtu" && s != "obj"))
+          o.fail("formats", "expected an array of \"vtu\" / \"obj\", got " + describe_json(f));
+        scene.output.formats.push_back(s.get<std::string>());
+      }
+    }
+    o.finish();
+  }
+  root.finish();
+  return scene;
+}
+
+Scene read_scene(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.what() names the byte; report the line too.
+    throw InputError(fmt::format("{}: malformed JSON: {}", file.string(), e.what()));
+  }
+  return parse_scene(json, file);
+}
+
+}  // namespace softsim

@@ -1,0 +1,111 @@
+#pragma once
+// A scene as read from JSON: typed, validated, with every default filled in. build_model() turns
+// it into a Model. docs/scene-format.md documents every key, its default and its unit.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "softsim/core/types.hpp"
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/model/model.hpp"
+
+namespace softsim {
+
+struct MaterialSpec {
+  std::string model = "neo_hookean";
+  double youngs_modulus = 1e5;  // Pa
+  double poisson_ratio = 0.3;
+  double density = 1000.0;      // kg/m^3 (kg/m^2 for 2D bodies per unit thickness)
+  double spring_stiffness = 1e3;  // mass_spring bodies: the book's k
+  bool lumped_mass = true;
+};
+
+struct GeneratorSpec {
+  std::string type;  // "box", "rectangle", "spring_grid"
+  Vec3 size = Vec3::Ones();
+  Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);
+};
+
+struct TransformSpec {
+  Vec3 translate = Vec3::Zero();
+  Vec3 rotate_degrees = Vec3::Zero();  // applied about x, then y, then z
+  Vec3 scale = Vec3::Ones();
+};
+
+// A vertex selection: an axis-aligned box (world coordinates, after the transform) or vertex ids.
+struct SelectionSpec {
+  std::optional<std::pair<Vec3, Vec3>> box;
+  std::vector<int> ids;
+  std::string path;  // JSON path, for messages
+};
+
+struct FixedSpec {
+  SelectionSpec selection;
+  Vec3 velocity = Vec3::Zero();  // m/s, constant-velocity motion
+  std::vector<std::pair<double, Vec3>> path;  // keyframes (t, offset), piecewise linear
+};
+
+struct SlipSpec {
+  SelectionSpec selection;
+  Vec3 direction = Vec3::UnitY();
+  bool line = false;
+};
+
+struct BodySpec {
+  std::string name;
+  std::string kind = "solid";  // "solid" (FEM), "mass_spring"
+  std::optional<std::filesystem::path> mesh;
+  std::optional<GeneratorSpec> generator;
+  TransformSpec transform;
+  MaterialSpec material;
+  Vec3 initial_velocity = Vec3::Zero();
+  std::vector<FixedSpec> fixed;
+  std::vector<SlipSpec> slip;
+  std::string path;  // JSON path
+};
+
+struct ObstacleSpec {
+  std::string type = "plane";
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitY();
+};
+
+// Barrier contact with obstacles (the book ch. 7): dhat (m), kappa (the book's stiffness).
+struct ContactSpec {
+  std::optional<double> dhat;  // default: 1e-3 of the scene's bounding-box diagonal
+  double kappa = 1e5;
+};
+
+struct OutputSpec {
+  int every = 1;  // write a frame every N steps
+  std::vector<std::string> formats{"vtu", "obj"};
+};
+
+struct Scene {
+  std::filesystem::path file;  // empty for the built-in default scene
+  int dim = 3;
+  double dt = 0.01;
+  int steps = 100;
+  StepperOptions integrator;
+  Vec3 gravity = Vec3(0, -9.81, 0);
+  double rayleigh_alpha = 0.0, rayleigh_beta = 0.0;
+  std::vector<BodySpec> bodies;
+  std::vector<ObstacleSpec> obstacles;
+  ContactSpec contact;
+  OutputSpec output;
+  std::string on_failure = "error";  // "error" or "continue"
+};
+
+// Reads and validates a scene file; throws InputError naming the file and the JSON path.
+Scene read_scene(const std::filesystem::path& file);
+Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file);
+// The built-in default scene (see README).
+Scene default_scene();
+
+// Loads meshes, applies transforms and builds the model. Throws InputError for bad meshes.
+Model build_model(const Scene& scene);
+
+}  // namespace softsim

@@ -1,0 +1,140 @@
+#include "softsim/sim/simulation.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "softsim/contact/plane_barrier.hpp"
+#include "softsim/core/errors.hpp"
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/io/atomic_file.hpp"
+#include "softsim/sim/frame_writer.hpp"
+#include "softsim/sim/progress.hpp"
+
+namespace softsim {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_interrupt(int) { g_interrupted = true; }
+
+double min_obstacle_distance(const Model& model, const VecX& x) {
+  double d = HUGE_VAL;
+  for (const auto& term : model.energies())
+    if (const auto* plane = dynamic_cast<const PlaneBarrier*>(term.get())) d = std::min(d, plane->min_distance(x));
+  return d;
+}
+
+const char* status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Failed: return "failed";
+    case RunStatus::Interrupted: return "interrupted";
+  }
+  return "unknown";
+}
+
+void write_summary(const std::filesystem::path& path, const Scene& scene, const Model& model, const RunReport& report,
+                   int steps_requested, const std::string& integrator) {
+  nlohmann::json j;
+  j["softsim_version"] = SOFTSIM_VERSION;
+  j["scene"] = scene.file.empty() ? std::string("(default scene)") : scene.file.string();
+  j["dim"] = model.dim();
+  j["vertices"] = model.num_vertices();
+  int elements = 0;
+  for (const Body& b : model.bodies) elements += b.mesh.num_cells();
+  j["elements"] = elements;
+  j["integrator"] = integrator;
+  j["dt"] = scene.dt;
+  j["steps_requested"] = steps_requested;
+  j["steps_done"] = report.steps_done;
+  j["failed_steps"] = report.failed_steps;
+  j["wall_time_s"] = report.wall_seconds;
+  j["status"] = status_name(report.status);
+  if (!report.message.empty()) j["message"] = report.message;
+  write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+}
+
+std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string(); }
+
+}  // namespace
+
+void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
+
+RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const int steps = options.steps.value_or(scene.steps);
+  RunReport report;
+  std::filesystem::create_directories(options.out_dir);
+  // A summary exists from the start, saying the run has not finished.
+  report.status = RunStatus::Failed;
+  report.message = "running";
+  write_summary(options.out_dir / "summary.json", scene, model, report, steps, scene.integrator.type);
+  report.message.clear();
+
+  const bool vtu = std::find(scene.output.formats.begin(), scene.output.formats.end(), "vtu") != scene.output.formats.end();
+  const bool obj = std::find(scene.output.formats.begin(), scene.output.formats.end(), "obj") != scene.output.formats.end();
+  FrameWriter frames(model, options.out_dir / "frames", vtu, obj);
+  auto stepper = make_stepper(model, scene.integrator);
+
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  model.boundary.apply_positions(state.x, model.rest_positions, 0.0);
+  frames.write(state, 0);
+
+  std::ofstream stats(options.out_dir / "stats.csv");
+  if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
+  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms\n";
+  Progress progress(steps, scene.dt, options.quiet);
+
+  report.status = RunStatus::Ok;
+  g_interrupted = false;
+  for (int step = 1; step <= steps; ++step) {
+    const auto step_start = clock::now();
+    StepResult r = stepper->step(state, scene.dt);
+    const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
+    const bool finite = state.x.allFinite() && state.v.allFinite();
+    const double kinetic = kinetic_energy(model, state.v);
+    const double potential = model.potential(state.x, AssemblyOutputs{});
+    const double min_distance = min_obstacle_distance(model, state.x);
+    stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
+          << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
+          << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << '\n';
+    stats.flush();
+    if (!finite) {
+      report.status = RunStatus::Failed;
+      report.message = fmt::format("step {}: the state became non-finite", step);
+      break;
+    }
+    report.steps_done = step;
+    if (!r.converged) {
+      ++report.failed_steps;
+      const std::string what = fmt::format("step {} (t = {:g} s) did not converge: {}", step, state.t, r.failure);
+      if (scene.on_failure == "error") {
+        report.status = RunStatus::Failed;
+        report.message = what + " (solver.on_failure is \"error\")";
+        break;
+      }
+      progress.warn(what);
+    }
+    if (step % scene.output.every == 0 || step == steps) frames.write(state, step);
+    progress.update(step, state.t);
+    if (g_interrupted) {
+      report.status = RunStatus::Interrupted;
+      report.message = fmt::format("interrupted after step {}", step);
+      break;
+    }
+  }
+  progress.finish();
+  report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  write_summary(options.out_dir / "summary.json", scene, model, report, steps, stepper->name());
+  return report;
+}
+
+}  // namespace softsim

@@ -1,0 +1,114 @@
+#include "softsim/solve/linear_solver.hpp"
+
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
+#include <stdexcept>
+
+#ifdef SOFTSIM_HAVE_CHOLMOD
+#include <Eigen/CholmodSupport>
+#endif
+#ifdef SOFTSIM_HAVE_UMFPACK
+#include <Eigen/UmfPackSupport>
+#endif
+
+namespace softsim {
+
+namespace {
+
+// Direct solvers: symbolic analysis is redone only when the pattern (size, non-zeros) changes.
+template <class Factorization>
+class DirectSolver : public LinearSolver {
+ public:
+  DirectSolver(std::string name, bool spd) : name_(std::move(name)), spd_(spd) {}
+  std::string name() const override { return name_; }
+  bool requires_spd() const override { return spd_; }
+  bool compute(const SparseMat& A) override {
+    const bool same_pattern = analyzed_ && A.rows() == rows_ && A.nonZeros() == nnz_;
+    if (!same_pattern) {
+      factorization_.analyzePattern(A);
+      analyzed_ = true;
+      rows_ = A.rows();
+      nnz_ = A.nonZeros();
+    }
+    factorization_.factorize(A);
+    return factorization_.info() == Eigen::Success;
+  }
+  bool solve(const VecX& b, VecX& x, LinearSolveStats* stats) override {
+    x = factorization_.solve(b);
+    if (stats) *stats = {};
+    return factorization_.info() == Eigen::Success && x.allFinite();
+  }
+
+ private:
+  std::string name_;
+  bool spd_;
+  Factorization factorization_;
+  bool analyzed_ = false;
+  Eigen::Index rows_ = 0, nnz_ = 0;
+};
+
+template <class Iterative>
+class IterativeSolver : public LinearSolver {
+ public:
+  IterativeSolver(std::string name, bool spd) : name_(std::move(name)), spd_(spd) { solver_.setTolerance(1e-8); }
+  std::string name() const override { return name_; }
+  bool requires_spd() const override { return spd_; }
+  void set_tolerance(double tol) override { solver_.setTolerance(tol); }
+  bool compute(const SparseMat& A) override {
+    solver_.compute(A);
+    return solver_.info() == Eigen::Success;
+  }
+  bool solve(const VecX& b, VecX& x, LinearSolveStats* stats) override {
+    x = solver_.solve(b);
+    if (stats) {
+      stats->iterations = static_cast<int>(solver_.iterations());
+      stats->relative_residual = solver_.error();
+    }
+    return solver_.info() == Eigen::Success && x.allFinite();
+  }
+
+ private:
+  std::string name_;
+  bool spd_;
+  Iterative solver_;
+};
+
+using Ldlt = Eigen::SimplicialLDLT<SparseMat, Eigen::Lower, Eigen::AMDOrdering<int>>;
+using Lu = Eigen::SparseLU<SparseMat, Eigen::COLAMDOrdering<int>>;
+using PcgIc = Eigen::ConjugateGradient<SparseMat, Eigen::Lower | Eigen::Upper, Eigen::IncompleteCholesky<double>>;
+using PcgJacobi = Eigen::ConjugateGradient<SparseMat, Eigen::Lower | Eigen::Upper, Eigen::DiagonalPreconditioner<double>>;
+using Bicgstab = Eigen::BiCGSTAB<SparseMat, Eigen::IncompleteLUT<double>>;
+
+}  // namespace
+
+const std::vector<std::string>& linear_solver_names() {
+  static const std::vector<std::string> names{"auto", "cholmod", "ldlt", "lu", "umfpack", "pcg", "pcg_jacobi", "bicgstab"};
+  return names;
+}
+
+std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs) {
+  if (name == "auto") return make_linear_solver(num_dofs <= kAutoDirectMaxDofs ? "cholmod" : "pcg", num_dofs);
+  if (name == "cholmod") {
+#ifdef SOFTSIM_HAVE_CHOLMOD
+    return std::make_unique<DirectSolver<Eigen::CholmodSupernodalLLT<SparseMat, Eigen::Lower>>>("cholmod", true);
+#else
+    return std::make_unique<DirectSolver<Ldlt>>("ldlt", true);  // GPL components disabled
+#endif
+  }
+  if (name == "ldlt") return std::make_unique<DirectSolver<Ldlt>>("ldlt", true);
+  if (name == "lu") return std::make_unique<DirectSolver<Lu>>("lu", false);
+  if (name == "umfpack") {
+#ifdef SOFTSIM_HAVE_UMFPACK
+    return std::make_unique<DirectSolver<Eigen::UmfPackLU<SparseMat>>>("umfpack", false);
+#else
+    return std::make_unique<DirectSolver<Lu>>("lu", false);
+#endif
+  }
+  if (name == "pcg") return std::make_unique<IterativeSolver<PcgIc>>("pcg", true);
+  if (name == "pcg_jacobi") return std::make_unique<IterativeSolver<PcgJacobi>>("pcg_jacobi", true);
+  if (name == "bicgstab") return std::make_unique<IterativeSolver<Bicgstab>>("bicgstab", false);
+  throw std::invalid_argument("unknown linear solver '" + name + "'");
+}
+
+}  // namespace softsim

@@ -1,0 +1,40 @@
+#pragma once
+// Sparse linear solvers behind one interface. Direct solvers keep their symbolic analysis while
+// the matrix pattern is unchanged (the Hessian layout is built once per topology).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+struct LinearSolveStats {
+  int iterations = 0;       // 0 for direct solvers
+  double relative_residual = 0.0;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  virtual std::string name() const = 0;
+  // True when the solver requires a symmetric positive (semi-)definite matrix.
+  virtual bool requires_spd() const { return true; }
+  // Prepares for solves with A (factorization, or preconditioner set-up). Returns false when A is
+  // numerically unsuitable (e.g. not positive definite for Cholesky).
+  virtual bool compute(const SparseMat& A) = 0;
+  virtual bool solve(const VecX& b, VecX& x, LinearSolveStats* stats = nullptr) = 0;
+  // Relative tolerance for iterative solvers (ignored by direct ones).
+  virtual void set_tolerance(double tol) {}
+};
+
+// Names: "cholmod", "ldlt", "lu", "umfpack", "pcg" (incomplete Cholesky), "pcg_jacobi",
+// "bicgstab", and "auto" (a direct Cholesky up to kAutoDirectMaxDofs unknowns, then PCG).
+std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs);
+const std::vector<std::string>& linear_solver_names();
+
+// Above this many unknowns "auto" switches from a direct factorization to PCG: see
+// docs/solvers.md for the measurement behind the threshold.
+inline constexpr int kAutoDirectMaxDofs = 150000;
+
+}  // namespace softsim

@@ -1,0 +1,83 @@
+#include "softsim/solve/newton.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace softsim {
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const NewtonOptions& options) {
+  NewtonResult result;
+  SparseMat H = objective.hessian_pattern();
+  VecX g(x.size()), g_world(x.size()), p(x.size()), x_trial(x.size());
+  for (int it = 0; it < options.max_iterations; ++it) {
+    auto t0 = std::chrono::steady_clock::now();
+    const double E = objective.evaluate(x, &g_world, &H, options.project_psd);
+    g = g_world;
+    objective.reduce(g, &H);
+    result.assembly_ms += ms_since(t0);
+    result.energy = E;
+    result.gradient_norm = g.lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(E) || !g.allFinite()) {
+      result.failure = "non-finite energy or gradient";
+      return result;
+    }
+    if (result.gradient_norm <= options.gradient_tolerance) {
+      result.converged = true;
+      result.scaled_step = 0.0;
+      return result;
+    }
+
+    t0 = std::chrono::steady_clock::now();
+    LinearSolveStats stats;
+    bool ok = solver.compute(H) && solver.solve(-g, p, &stats);
+    if (!ok && !options.project_psd) {
+      // The unprojected Hessian was indefinite: fall back to the projected one.
+      objective.evaluate(x, &g_world, &H, true);
+      g = g_world;
+      objective.reduce(g, &H);
+      ok = solver.compute(H) && solver.solve(-g, p, &stats);
+    }
+    result.solve_ms += ms_since(t0);
+    result.linear_iterations += stats.iterations;
+    if (!ok || p.dot(g) >= 0.0) p = -g;  // not a descent direction: steepest descent
+    objective.expand(p);
+    ++result.iterations;
+
+    result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
+    if (result.scaled_step < options.tolerance) {
+      result.converged = true;
+      return result;
+    }
+
+    // Filtered backtracking line search on the world-coordinate energy.
+    t0 = std::chrono::steady_clock::now();
+    double alpha = std::min(1.0, objective.max_step_fraction(x, p));
+    const double slope = g_world.dot(p);
+    bool accepted = false;
+    for (int b = 0; b < options.max_backtracks && alpha > 0.0; ++b) {
+      x_trial = x + alpha * p;
+      const double E_trial = objective.evaluate(x_trial, nullptr, nullptr, false);
+      if (std::isfinite(E_trial) && E_trial <= E + options.armijo * alpha * std::min(slope, 0.0)) {
+        accepted = true;
+        break;
+      }
+      alpha *= 0.5;
+    }
+    result.line_search_ms += ms_since(t0);
+    if (!accepted) {
+      result.failure = "line search found no decrease";
+      return result;
+    }
+    x = x_trial;
+  }
+  result.failure = "maximum Newton iterations reached";
+  return result;
+}
+
+}  // namespace softsim

@@ -1,0 +1,23 @@
+#pragma once
+// An objective to minimise over the stacked DOF vector: an incremental potential, or a static
+// equilibrium's total potential. Eliminated DOFs (Dirichlet, slip) are handled through reduce()
+// and expand(); step filters (inversion, CCD) through max_step_fraction().
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  // Returns E(x). When non-null, gradient and Hessian are overwritten (the Hessian keeps the
+  // pattern of hessian_pattern()); project_psd asks for per-stencil PSD projection.
+  virtual double evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) = 0;
+  virtual const SparseMat& hessian_pattern() const = 0;
+  // Step filters: the largest alpha in (0, 1] such that x + alpha p is admissible.
+  virtual double max_step_fraction(const VecX& x, const VecX& p) { return 1.0; }
+  // Newton system transforms for eliminated DOFs (see BoundaryConditions).
+  virtual void reduce(VecX& gradient, SparseMat* hessian) const {}
+  virtual void expand(VecX& step) const {}
+};
+
+}  // namespace softsim
