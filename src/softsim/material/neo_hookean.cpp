@@ -1,0 +1,53 @@
+// Compressible neo-Hookean in singular values: g_i = mu s_i + (lambda ln J - mu)/s_i.
+#include <cmath>
+#include <limits>
+
+#include <Eigen/LU>
+
+#include "softsim/material/models.hpp"
+
+namespace softsim {
+
+template <int D>
+double NeoHookeanMaterial<D>::evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const {
+  // The barrier: checked on det F itself so that det F <= 0 is reported as such even where the
+  // SVD's last singular value carries a rounding-level sign of its own.
+  if (!(F.determinant() > 0.0)) {
+    if (P) P->setZero();
+    if (dPdF) dPdF->setZero();
+    return std::numeric_limits<double>::infinity();
+  }
+  return IsotropicMaterial<D>::evaluate(F, P, dPdF, project_psd);
+}
+
+template <int D>
+void NeoHookeanMaterial<D>::singular_value_terms(const VecD<D>& s, int order,
+                                                 SingularValueTerms<D>& t) const {
+  const double mu = lame_.mu;
+  const double lambda = lame_.lambda;
+  const double J = s.prod();
+  if (!(J > 0.0)) {
+    t.psi = std::numeric_limits<double>::infinity();
+    return;
+  }
+  const double logJ = std::log(J);
+  t.psi = 0.5 * mu * (s.squaredNorm() - D) - mu * logJ + 0.5 * lambda * logJ * logJ;
+  if (order < 1) return;
+  const double a = lambda * logJ - mu;
+  const VecD<D> inv = s.cwiseInverse();
+  t.grad = mu * s + a * inv;
+  if (order < 2) return;
+  t.hess = lambda * inv * inv.transpose();
+  for (int i = 0; i < D; ++i) t.hess(i, i) += mu - a * inv(i) * inv(i);
+  for (int p = 0; p < SingularValueTerms<D>::kPairs; ++p) {
+    const auto [i, j] = pair_of<D>(p);
+    // a (1/s_i -+ 1/s_j) = -+ a (s_i -+ s_j)/(s_i s_j): exact division.
+    t.flip[p] = mu - a * inv(i) * inv(j);
+    t.twist[p] = mu + a * inv(i) * inv(j);
+  }
+}
+
+template class NeoHookeanMaterial<2>;
+template class NeoHookeanMaterial<3>;
+
+}  // namespace softsim
