@@ -1,7 +1,10 @@
 #include <fmt/format.h>
 #include <tbb/global_control.h>
 
+#include <filesystem>
+
 #include "commands.hpp"
+#include "softsim/core/errors.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/sim/simulation.hpp"
 
@@ -17,7 +20,20 @@ int run_command(const std::string& scene_path, const std::string& out, std::opti
   options.out_dir = out;
   options.quiet = quiet;
   if (steps) options.steps = *steps;
-  if (end) options.steps = static_cast<int>(std::ceil(*end / scene.dt - 1e-9));
+  if (end) {
+    const double n = std::ceil(*end / scene.dt - 1e-9);
+    // Checked before the cast: a huge --end / dt would overflow int into a negative step count.
+    if (!(n <= 100000000))
+      throw InputError(fmt::format("--end: {:g} s at dt = {:g} s is {:.3g} steps, more than the limit of 100000000",
+                                   *end, scene.dt, n));
+    options.steps = static_cast<int>(n);
+  }
+  // A bad --out (an existing file, an unwritable place) is bad input: say so before the run starts.
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out))
+    throw InputError(fmt::format("{}: --out: cannot create the output directory ({})", out,
+                                 ec ? ec.message() : "a file of that name exists"));
   install_interrupt_handler();
   const RunReport report = run_simulation(scene, model, options);
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();

@@ -125,15 +125,17 @@ Model build_model(const Scene& scene) {
     Mesh mesh = load_body_mesh(scene, spec);
     const std::string source =
         spec.mesh ? spec.mesh->string() : fmt::format("{}: {}.generator", file, spec.path);
+    const std::string what_mesh = spec.mesh ? "the mesh " + spec.mesh->string() : std::string("the generated mesh");
     if (mesh.dim() != dim)
-      throw InputError(fmt::format("{}: {}: the mesh is {}D but the scene is {}D", file, spec.path, mesh.dim(), dim));
+      throw InputError(fmt::format("{}: {}: {} is {}D but the scene is {}D", file, spec.path, what_mesh,
+                                   mesh.dim(), dim));
     validate_mesh(mesh, source);
     const CellType type = mesh.cell_type();
     if (spec.kind == "solid") {
       const CellType expected = dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
       if (type != expected)
-        throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, the mesh has {} cells", file, spec.path, dim,
-                                     to_string(expected), to_string(type)));
+        throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, {} has {} cells", file, spec.path, dim,
+                                     to_string(expected), what_mesh, to_string(type)));
     }
     apply_transform(mesh, spec.transform, dim);
 

@@ -13,6 +13,8 @@ namespace softsim {
 
 namespace {
 
+constexpr int kMaxSteps = 100000000;  // time.steps / time.end
+
 // A dim-long vector read into a Vec3 (z = fill in 2D).
 Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill = 0.0) {
   const VecX v = r.vector(key, fallback.head(dim), dim);
@@ -184,9 +186,14 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     if (t.has("end") && t.has("steps")) t.fail_here("give either \"end\" or \"steps\", not both");
     if (t.has("end")) {
       const double end = t.positive("end", 1.0);
-      scene.steps = static_cast<int>(std::ceil(end / scene.dt - 1e-9));
+      const double steps = std::ceil(end / scene.dt - 1e-9);
+      // Checked before the cast: a huge end / dt would overflow int into a negative step count.
+      if (!(steps <= kMaxSteps))
+        t.fail("end", fmt::format("{:g} s at dt = {:g} s is {:.3g} steps, more than the limit of {}", end, scene.dt,
+                                  steps, kMaxSteps));
+      scene.steps = static_cast<int>(steps);
     }
-    scene.steps = t.integer("steps", scene.steps, 0, 100000000);
+    scene.steps = t.integer("steps", scene.steps, 0, kMaxSteps);
     t.finish();
   }
   if (root.has("integrator")) {
@@ -255,6 +262,10 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
 }
 
 Scene read_scene(const std::filesystem::path& file) {
+  std::error_code ec;
+  // An ifstream opens a directory, then fails on the first read with a bare libstdc++ message.
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(fmt::format("{}: expected a scene file (JSON), found a directory", file.string()));
   std::ifstream in(file);
   if (!in) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
   nlohmann::json json;
