@@ -1,0 +1,104 @@
+#pragma once
+// Helpers for the end-to-end tests of the softsim tool: run the built binary as a child
+// process (no link-time dependency on apps/), capture its streams and decode its exit status.
+#include <gtest/gtest.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace softsim_cli_test {
+
+namespace fs = std::filesystem;
+
+inline fs::path tool() { return fs::path(SOFTSIM_BINARY_DIR) / "softsim"; }
+inline fs::path data_dir() { return fs::path(SOFTSIM_TEST_DATA_DIR); }
+
+// Skips the current test, visibly, when the tool has not been built.
+#define SOFTSIM_REQUIRE_TOOL()                                                                       \
+  do {                                                                                               \
+    if (!std::filesystem::exists(::softsim_cli_test::tool()))                                        \
+      GTEST_SKIP() << "softsim binary not found at " << ::softsim_cli_test::tool()                  \
+                   << "; build it first (cmake --build <dir> --target softsim)";                   \
+  } while (0)
+
+inline std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+inline std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Result {
+  bool exited = false;   // normal exit (not killed by a signal)
+  int code = -1;         // exit code when exited
+  int signal = 0;        // terminating signal otherwise
+  std::string out, err;  // captured stdout / stderr
+};
+
+inline std::ostream& operator<<(std::ostream& os, const Result& r) {
+  os << (r.exited ? "exit " + std::to_string(r.code) : "killed by signal " + std::to_string(r.signal))
+     << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
+  return os;
+}
+
+// A fresh, empty directory for one test (removed by the destructor).
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    path_ = fs::temp_directory_path() / ("softsim_cli_" + std::to_string(::getpid()) + "_" + tag);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Runs `softsim ARGS` (args are shell-quoted) with streams captured into files under `scratch`.
+inline Result run_tool(const std::vector<std::string>& args, const fs::path& scratch) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  std::string cmd = quote(tool().string());
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+  // `exec` so that a signal killing softsim is reported as such, not as the shell's 128+N.
+  const int status = std::system(("exec " + cmd).c_str());
+  Result r;
+  if (status != -1 && WIFEXITED(status)) {
+    r.exited = true;
+    r.code = WEXITSTATUS(status);
+    // A shell reports a child killed by signal N as 128+N; treat those as crashes too.
+    if (r.code > 128 && r.code != 130) r.exited = false, r.signal = r.code - 128;
+  } else if (status != -1 && WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+  }
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+}  // namespace softsim_cli_test
