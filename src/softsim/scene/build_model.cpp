@@ -150,6 +150,13 @@ Model build_model(const Scene& scene) {
       body.elasticity_term = dim == 3 ? add_springs<3>(model, mesh, first, spec.material)
                                       : add_springs<2>(model, mesh, first, spec.material);
     }
+    if (spec.initial_scale != 1.0) {
+      // Initial stretch: the energies above captured the rest shape; only the positions at t = 0
+      // (model.rest_positions) are scaled, about the body's bounding-box centre.
+      auto x = as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices());
+      const Eigen::RowVectorXd centre = 0.5 * (x.colwise().minCoeff() + x.colwise().maxCoeff());
+      for (int i = 0; i < mesh.num_vertices(); ++i) x.row(i) = centre + spec.initial_scale * (x.row(i) - centre);
+    }
     for (int i = 0; i < mesh.num_vertices(); ++i)
       model.initial_velocity.segment(static_cast<Eigen::Index>(first + i) * dim, dim) = spec.initial_velocity.head(dim);
     body.surface = extract_surface(mesh);

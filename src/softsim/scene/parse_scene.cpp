@@ -120,6 +120,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   }
   if (r.has("material")) b.material = read_material(r.child("material"), b.kind);
   b.initial_velocity = read_vec(r, "initial_velocity", Vec3::Zero(), dim);
+  b.initial_scale = r.positive("initial_scale", 1.0);
   if (r.has("fixed")) {
     const JsonReader list = r.child("fixed");
     for (std::size_t i = 0; i < list.array_size(); ++i) {

@@ -62,6 +62,9 @@ struct BodySpec {
   TransformSpec transform;
   MaterialSpec material;
   Vec3 initial_velocity = Vec3::Zero();
+  // Initial stretch: positions at t = 0 are scaled by this factor about the centre of the body's
+  // bounding box; the rest shape (and the vertex selections) are those of the unscaled mesh.
+  double initial_scale = 1.0;
   std::vector<FixedSpec> fixed;
   std::vector<SlipSpec> slip;
   std::string path;  // JSON path
