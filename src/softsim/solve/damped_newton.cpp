@@ -1,0 +1,84 @@
+#include "softsim/solve/damped_newton.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace softsim {
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solver, const NewtonOptions& options,
+                           std::vector<double>* history) {
+  NewtonResult result;
+  const Eigen::Index n = v.size();
+  VecX r(n), p(n), v_trial(n), r_trial(n);
+  SparseMat J;
+  auto t0 = std::chrono::steady_clock::now();
+  if (!problem.residual(v, r) || !r.allFinite()) {
+    result.failure = "non-finite residual";
+    return result;
+  }
+  result.assembly_ms += ms_since(t0);
+  for (int it = 0; it < options.max_iterations; ++it) {
+    const double r_norm = r.norm();
+    if (history) history->push_back(r_norm);
+    result.gradient_norm = r.lpNorm<Eigen::Infinity>();
+    result.energy = 0.5 * r_norm * r_norm;
+    if (result.gradient_norm <= options.gradient_tolerance) {
+      result.converged = true;
+      result.scaled_step = 0.0;
+      return result;
+    }
+    // Line 7 of Algorithm 1: p = -J^{-1} r (sparse LU, the Jacobian need not be symmetric).
+    t0 = std::chrono::steady_clock::now();
+    if (!problem.jacobian(v, J)) {
+      result.failure = "Jacobian evaluation failed";
+      return result;
+    }
+    result.assembly_ms += ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    LinearSolveStats stats;
+    const bool ok = solver.compute(J) && solver.solve(-r, p, &stats);
+    result.solve_ms += ms_since(t0);
+    result.linear_iterations += stats.iterations;
+    if (!ok || !p.allFinite()) {
+      result.failure = "singular Jacobian";
+      return result;
+    }
+    problem.expand(p);
+    ++result.iterations;
+    result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
+    if (result.scaled_step < options.tolerance) {
+      result.converged = true;
+      return result;
+    }
+    // Lines 9-10: backtracking on the merit function 1/2 ||r||^2 (its slope along p is -||r||^2).
+    t0 = std::chrono::steady_clock::now();
+    double alpha = std::min(1.0, problem.max_step_fraction(v, p));
+    bool accepted = false;
+    for (int b = 0; b < options.max_backtracks && alpha > 0.0; ++b) {
+      v_trial = v + alpha * p;
+      if (problem.residual(v_trial, r_trial) && r_trial.allFinite() &&
+          r_trial.squaredNorm() <= (1.0 - 2.0 * options.armijo * alpha) * r_norm * r_norm) {
+        accepted = true;
+        break;
+      }
+      alpha *= 0.5;
+    }
+    result.line_search_ms += ms_since(t0);
+    if (!accepted) {
+      result.failure = "line search found no decrease";
+      return result;
+    }
+    v = v_trial;
+    r = r_trial;
+  }
+  result.failure = "maximum Newton iterations reached";
+  return result;
+}
+
+}  // namespace softsim

@@ -1,0 +1,22 @@
+#pragma once
+// A square nonlinear system r(v) = 0 (seed 003 eq. 22), e.g. a time step's momentum balance.
+// Eliminated DOFs (Dirichlet, slip) are handled like Objective: residual() returns the reduced
+// residual (eliminated entries zero) and jacobian() the reduced Jacobian (identity rows/columns);
+// expand() maps a reduced step back to world coordinates.
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+class ResidualProblem {
+ public:
+  virtual ~ResidualProblem() = default;
+  // Overwrites r with the reduced residual at v; returns false when it is not finite/defined.
+  virtual bool residual(const VecX& v, VecX& r) = 0;
+  // Overwrites J (pattern fixed by the problem) with the reduced Jacobian dr/dv at v.
+  virtual bool jacobian(const VecX& v, SparseMat& J) = 0;
+  virtual void expand(VecX& step) const {}
+  // Largest alpha in (0, 1] such that v + alpha p is admissible (step filters).
+  virtual double max_step_fraction(const VecX& v, const VecX& p) { return 1.0; }
+};
+
+}  // namespace softsim
