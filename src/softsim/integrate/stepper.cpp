@@ -3,6 +3,9 @@
 #include <stdexcept>
 
 #include "softsim/integrate/backward_euler.hpp"
+#include "softsim/integrate/bdf2.hpp"
+#include "softsim/integrate/dirk.hpp"
+#include "softsim/integrate/generalized_alpha.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
 #include "softsim/integrate/static_solve.hpp"
 
@@ -20,12 +23,31 @@ void StepResult::accumulate(const NewtonResult& r) {
 }
 
 const std::vector<std::string>& stepper_names() {
-  static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "static"};
+  static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "static",
+                                                "trapezoidal",   "bdf2",             "tr_bdf2",        "sdirk2",
+                                                "newmark",       "generalized_alpha"};
   return names;
 }
 
 std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& options) {
-  if (options.type == "backward_euler") return std::make_unique<BackwardEulerStepper>(model, options);
+  using M = DirkStepper::Method;
+  const bool generic = options.semi_implicit || uses_residual_form(options);
+  if (options.type == "backward_euler") {
+    // The dedicated stepper for the default (fully implicit, potential form); the generic stage
+    // machinery for the semi-implicit variant (SI) and the residual form.
+    if (generic) return std::make_unique<DirkStepper>(model, options, M::BackwardEuler);
+    return std::make_unique<BackwardEulerStepper>(model, options);
+  }
+  if (options.type == "trapezoidal") return std::make_unique<DirkStepper>(model, options, M::Trapezoidal);
+  if (options.type == "tr_bdf2") return std::make_unique<DirkStepper>(model, options, M::TrBdf2);
+  if (options.type == "sdirk2") return std::make_unique<DirkStepper>(model, options, M::Sdirk2);
+  if (options.type == "bdf2") return std::make_unique<Bdf2Stepper>(model, options);
+  if (options.type == "newmark")
+    return std::make_unique<GeneralizedAlphaStepper>(
+        model, options, AlphaParameters::newmark(options.newmark_beta, options.newmark_gamma), "newmark");
+  if (options.type == "generalized_alpha")
+    return std::make_unique<GeneralizedAlphaStepper>(model, options, AlphaParameters::chung_hulbert(options.rho_inf),
+                                                     "generalized_alpha");
   if (options.type == "static") return std::make_unique<StaticStepper>(model, options);
   if (options.type == "forward_euler") return std::make_unique<ExplicitEulerStepper>(model, false);
   if (options.type == "symplectic_euler") return std::make_unique<ExplicitEulerStepper>(model, true);

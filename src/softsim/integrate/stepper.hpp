@@ -33,6 +33,17 @@ struct StepperOptions {
   std::string type = "backward_euler";
   NewtonOptions newton;
   std::string linear_solver = "auto";
+  // Semi-implicit variant (seed 000 eq. 6): one Newton iteration per implicit stage from the
+  // start-of-step guess, accepted as the stage solution.
+  bool semi_implicit = false;
+  // "potential": minimise the stage's incremental potential (seed 000 eq. 14-15);
+  // "residual": find a root of the stage's momentum residual r(v) (seed 003 eq. 22-24).
+  std::string form = "potential";
+  // "projected_newton" (potential form), "damped_newton" (seed 003 Alg. 1) or
+  // "inexact_newton" (seed 003 Alg. 2); the latter two imply the residual form.
+  std::string nonlinear_solver = "projected_newton";
+  double newmark_beta = 0.25, newmark_gamma = 0.5;  // Newmark parameters
+  double rho_inf = 0.5;  // generalized-alpha spectral radius at infinite frequency, in [0, 1]
 };
 
 // Throws std::invalid_argument for unknown types.

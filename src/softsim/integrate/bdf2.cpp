@@ -1,0 +1,31 @@
+#include "softsim/integrate/bdf2.hpp"
+
+#include <cmath>
+
+namespace softsim {
+
+StepResult Bdf2Stepper::step(State& state, double h) {
+  StepResult result;
+  const VecX x0 = state.x, v0 = state.v;
+  const double t0 = state.t;
+  stage_.begin_step(x0, t0, h);
+  const bool usable = has_history_ && x_prev_.size() == x0.size() && std::abs(h - h_prev_) <= 1e-12 * h &&
+                      std::abs(t0 - t_prev_end_) <= 1e-9 * std::max(1.0, std::abs(t0)) + 1e-3 * h;
+  VecX q1, v1;
+  if (usable)
+    stage_.dirk_stage((4.0 * x0 - x_prev_) / 3.0, (4.0 * v0 - v_prev_) / 3.0, 2.0 * h / 3.0, t0 + h, x0, q1, v1,
+                      result);
+  else
+    stage_.dirk_stage(x0, v0, h, t0 + h, x0, q1, v1, result);  // backward Euler start
+  x_prev_ = x0;
+  v_prev_ = v0;
+  h_prev_ = h;
+  t_prev_end_ = t0 + h;
+  has_history_ = true;
+  state.x = std::move(q1);
+  state.v = std::move(v1);
+  state.t = t0 + h;
+  return result;
+}
+
+}  // namespace softsim

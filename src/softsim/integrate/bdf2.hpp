@@ -1,0 +1,24 @@
+#pragma once
+// BDF2 (seed 000 eq. 7; incremental-potential form eq. 15): u1 = (4 u0 - u_{-1}) / 3 + 2h/3 F(u1),
+// i.e. q1 = q~ + 2h/3 v1, M (v1 - v~) = 2h/3 f(q1, v1) with q~ = (4 q0 - q_{-1}) / 3,
+// v~ = (4 v0 - v_{-1}) / 3: one implicit stage with k = 2h/3 (predictor q~ + 2h/3 v~, weight
+// 4h^2/9). The first step, and any step after a change of h or a jump in time, is backward
+// Euler. semi_implicit gives SBDF2.
+#include "softsim/integrate/implicit_stage.hpp"
+
+namespace softsim {
+
+class Bdf2Stepper : public Stepper {
+ public:
+  Bdf2Stepper(Model& model, const StepperOptions& options) : stage_(model, options) {}
+  std::string name() const override { return "bdf2"; }
+  StepResult step(State& state, double h) override;
+
+ private:
+  StageSolver stage_;
+  bool has_history_ = false;
+  VecX x_prev_, v_prev_;
+  double t_prev_end_ = 0.0, h_prev_ = 0.0;
+};
+
+}  // namespace softsim

@@ -1,0 +1,94 @@
+#include "softsim/integrate/damping_analysis.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <stdexcept>
+
+#include "softsim/integrate/generalized_alpha.hpp"
+
+namespace softsim {
+
+const std::vector<std::string>& damping_method_names() {
+  static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "trapezoidal", "bdf2",
+                                              "tr_bdf2",       "sdirk2",           "newmark",        "generalized_alpha"};
+  return names;
+}
+
+namespace {
+
+using Mat2 = Eigen::Matrix2d;
+
+// DIRK stage on the linear system u' = A u: u_s = (I - k A)^{-1} U.
+Mat2 stage(const Mat2& A, double k) { return (Mat2::Identity() - k * A).inverse(); }
+
+MatX alpha_matrix(const AlphaParameters& p, double z) {
+  // h = 1, omega = z; unknowns (q1, v1, a1): L u1 = R u0.
+  const double w2 = z * z, am = p.alpha_m, af = p.alpha_f, b = p.beta, g = p.gamma;
+  Eigen::Matrix3d L, R;
+  L << 1, 0, -b, 0, 1, -g, (1 - af) * w2, 0, (1 - am);
+  R << 1, 1, 0.5 - b, 0, 1, 1 - g, -af * w2, 0, -am;
+  return L.inverse() * R;
+}
+
+}  // namespace
+
+MatX amplification_matrix(const DampingMethod& method, double z) {
+  // Time unit h = 1, so omega = z. A = [[0, 1], [-omega^2, 0]] for u = (q, v).
+  Mat2 A;
+  A << 0, 1, -z * z, 0;
+  const Mat2 I = Mat2::Identity();
+  const std::string& m = method.name;
+  if (m == "forward_euler") return I + A;
+  if (m == "symplectic_euler") {
+    Mat2 T;
+    T << 1 - z * z, 1, -z * z, 1;
+    return T;
+  }
+  if (m == "backward_euler") return stage(A, 1.0);
+  if (m == "trapezoidal") return stage(A, 0.5) * (I + 0.5 * A);
+  if (m == "tr_bdf2") {
+    const Mat2 half = stage(A, 0.25) * (I + 0.25 * A);
+    return stage(A, 1.0 / 3.0) * ((4.0 * half - I) / 3.0);
+  }
+  if (m == "sdirk2") {
+    const double gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0, c = 2.0 * beta / gamma;
+    const Mat2 first = stage(A, 0.5 * gamma) * (I + 0.5 * gamma * A);
+    return stage(A, 0.5 * gamma) * (I + c * (first - I));
+  }
+  if (m == "bdf2") {
+    // (u1, u0) -> (u2, u1): u2 = (I - 2/3 A)^{-1} (4 u1 - u0) / 3.
+    const Mat2 S = stage(A, 2.0 / 3.0);
+    MatX T = MatX::Zero(4, 4);
+    T.block<2, 2>(0, 0) = S * (4.0 / 3.0);
+    T.block<2, 2>(0, 2) = S * (-1.0 / 3.0);
+    T.block<2, 2>(2, 0) = I;
+    return T;
+  }
+  if (m == "newmark") return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
+  if (m == "generalized_alpha") return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);
+  throw std::invalid_argument("no damping analysis for method '" + m + "'");
+}
+
+double spectral_radius(const MatX& T) {
+  Eigen::EigenSolver<MatX> solver(T, false);
+  return solver.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+double damping_ratio(const DampingMethod& method, double z) {
+  return -2.0 * std::log(spectral_radius(amplification_matrix(method, z))) / z + 0.0;  // no "-0"
+}
+
+double scalar_backward_euler(double z) { return 1.0 / (1.0 - z); }
+double scalar_trapezoidal_stage(double z, double c) { return (1.0 + 0.5 * c * z) / (1.0 - 0.5 * c * z); }
+double scalar_tr_bdf2(double z) {
+  const double half = scalar_trapezoidal_stage(z, 0.5);
+  return (4.0 * half - 1.0) / 3.0 / (1.0 - z / 3.0);
+}
+double scalar_sdirk2(double z) {
+  const double gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0;
+  const double first = scalar_trapezoidal_stage(z, gamma);
+  return (1.0 + 2.0 * beta / gamma * (first - 1.0)) / (1.0 - 0.5 * gamma * z);
+}
+double scalar_bdf2(double z, double u0, double u_minus1) { return (4.0 * u0 - u_minus1) / (3.0 - 2.0 * z); }
+
+}  // namespace softsim

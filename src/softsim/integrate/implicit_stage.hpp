@@ -1,0 +1,64 @@
+#pragma once
+// One implicit stage shared by the implicit integrators. Every stage of BE, trapezoidal, BDF2,
+// TR-BDF2, SDIRK2, Newmark and generalized-alpha reduces to finding q with
+//   M (q - q_pred) + w grad P(q) + w_d D (q - q_ref) = 0,                        (*)
+// the stationarity condition of the incremental potential (seed 000 eq. 14-15), D = alpha M +
+// beta K(x^n) frozen at the step start. It is solved either
+//  - form "potential": projected Newton on the incremental potential, or
+//  - form "residual": root finding on r(v) = (1/s) lhs(*)(q_anchor + s v), which for BE (s = h,
+//    anchor x^n) is exactly seed 003 eq. 23, M (v - v^n) - h f(x^n + h v, v); J = dr/dv is the
+//    unprojected Hessian. Damped Newton (Alg. 1, sparse LU) or inexact Newton (Alg. 2).
+// Semi-implicit: one Newton iteration from the start-of-step positions, accepted (seed 000 eq. 6).
+#include <Eigen/SparseCholesky>
+#include <memory>
+#include <vector>
+
+#include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/stepper.hpp"
+
+namespace softsim {
+
+class StageSolver {
+ public:
+  StageSolver(Model& model, const StepperOptions& options);
+
+  // Call once per step before anything else: begins the model's step and freezes D.
+  void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
+  // f(q, v) = -grad P(q) - D v (elastic + external + Rayleigh with the frozen D).
+  VecX force(const VecX& q, const VecX& v) const;
+  // M^{-1} f with zero at constrained DOFs.
+  VecX solve_mass(const VecX& f) const;
+  VecX acceleration(const VecX& q, const VecX& v) const { return solve_mass(force(q, v)); }
+
+  // Solves (*) for q. q enters as the start-of-step positions (the start guess); t_stage is the
+  // time of the stage (for prescribed positions); velocity_scale s relates q to the stage velocity
+  // (dq = s dv), used for the convergence test ||dv||_inf < tolerance and by the residual form.
+  void solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref, double w_d, double t_stage,
+             double velocity_scale, StepResult& result);
+
+  // Diagonally implicit stage u_s = U + k F(u_s), u = (q, v), F(u) = (v, M^{-1} f(q, v)):
+  //   q_s = Q + k v_s,  M (v_s - V) = k f(q_s, v_s)
+  //   <=> (*) with q_pred = Q + k V, w = k^2, q_ref = Q, w_d = k;  then v_s = (q_s - Q) / k.
+  // x_start is the start guess. k = kappa * h.
+  void dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s, VecX& v_s,
+                  StepResult& result);
+
+  Model& model() { return model_; }
+  // Residual norms ||r_k|| of the last residual-form solve (empty for the potential form).
+  const std::vector<double>& last_history() const { return history_; }
+
+ private:
+  Model& model_;
+  StepperOptions options_;
+  IncrementalPotential objective_;
+  std::unique_ptr<LinearSolver> solver_;
+  SparseMat damping_;  // alpha M + beta K(x^n)
+  bool has_damping_ = false;
+  mutable std::unique_ptr<Eigen::SimplicialLDLT<SparseMat>> mass_ldlt_;
+  VecX inverse_lumped_mass_;
+  std::vector<double> history_;
+};
+
+bool uses_residual_form(const StepperOptions& options);
+
+}  // namespace softsim
