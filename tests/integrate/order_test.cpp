@@ -1,0 +1,72 @@
+// Convergence order of every integrator on a smooth nonlinear problem (spring pendulum) against
+// an RK4 reference: error(h) / error(h/2) ~ 2^p. Measured orders are printed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "integrate/pendulum.hpp"
+
+namespace softsim {
+namespace {
+
+constexpr double kEnd = 0.5;
+
+double run_error(const std::string& type, bool semi_implicit, int steps, const State& reference) {
+  auto model = test::make_pendulum();
+  StepperOptions options;
+  options.type = type;
+  options.semi_implicit = semi_implicit;
+  options.newton.tolerance = 1e-7;  // m/s; far below the discretisation errors measured
+  options.newton.gradient_tolerance = 1e-13;
+  options.newton.project_psd = false;
+  auto stepper = make_stepper(*model, options);
+  State s = test::initial_state(*model);
+  const double h = kEnd / steps;
+  for (int i = 0; i < steps; ++i) {
+    const StepResult r = stepper->step(s, h);
+    EXPECT_TRUE(r.converged) << type << ": " << r.failure << " step " << i << " its " << r.newton_iterations
+                             << " residual " << r.residual;
+    if (!r.converged) break;
+  }
+  return std::max((s.x - reference.x).lpNorm<Eigen::Infinity>(), (s.v - reference.v).lpNorm<Eigen::Infinity>());
+}
+
+double measured_order(const std::string& type, bool semi_implicit, int coarse_steps) {
+  auto model = test::make_pendulum();
+  const State reference = test::rk4_reference(*model, test::initial_state(*model), kEnd, 20000);
+  const double e1 = run_error(type, semi_implicit, coarse_steps, reference);
+  const double e2 = run_error(type, semi_implicit, 2 * coarse_steps, reference);
+  const double order = std::log2(e1 / e2);
+  std::printf("[ order ] %-18s%s N=%d: error %.3e -> %.3e, order %.3f\n", type.c_str(), semi_implicit ? " (SI)" : "",
+              coarse_steps, e1, e2, order);
+  return order;
+}
+
+struct Case {
+  const char* type;
+  bool semi_implicit;
+  double order;
+  int steps;
+};
+
+class OrderTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OrderTest, MatchesTheoreticalOrder) {
+  const Case c = GetParam();
+  EXPECT_NEAR(measured_order(c.type, c.semi_implicit, c.steps), c.order, 0.15);
+}
+
+INSTANTIATE_TEST_SUITE_P(Integrators, OrderTest,
+                         ::testing::Values(Case{"forward_euler", false, 1.0, 2000}, Case{"symplectic_euler", false, 1.0, 2000},
+                                           Case{"backward_euler", false, 1.0, 2000}, Case{"backward_euler", true, 1.0, 2000},
+                                           Case{"trapezoidal", false, 2.0, 100}, Case{"bdf2", false, 2.0, 100},
+                                           Case{"tr_bdf2", false, 2.0, 100}, Case{"sdirk2", false, 2.0, 100},
+                                           Case{"generalized_alpha", false, 2.0, 100}, Case{"newmark", false, 2.0, 100},
+                                           Case{"tr_bdf2", true, 2.0, 100}, Case{"bdf2", true, 2.0, 100}),
+                         [](const auto& info) {
+                           return std::string(info.param.type) + (info.param.semi_implicit ? "_SI" : "");
+                         });
+
+}  // namespace
+}  // namespace softsim
