@@ -1,5 +1,7 @@
 #include "commands.hpp"
 
+#include "softsim/integrate/damping_analysis.hpp"
+
 namespace softsim::cli {
 
 void Commands::add_all(CLI::App& app) {
@@ -22,6 +24,21 @@ void Commands::add_all(CLI::App& app) {
   info->add_option("mesh", info_mesh_, "Mesh file (.msh, .node/.ele, .obj, .ply, .mesh)")->required();
   info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));
   info->callback([this] { chosen_ = [this] { return info_command(info_mesh_, info_dim_); }; });
+
+  auto* analyze = app.add_subcommand("analyze", "Analyses of the numerical methods");
+  analyze->require_subcommand(1);
+  auto* damping = analyze->add_subcommand("damping", "Damping curve d/omega(omega h) of an integrator (CSV)");
+  damping->add_option("--method", analyze_.method, "Integrator")
+      ->required()
+      ->check(CLI::IsMember(softsim::damping_method_names()));
+  auto* range = damping->add_option("--range", analyze_.range, "omega*h range a:b (log-spaced)")->capture_default_str();
+  damping->add_option("--at", analyze_.at, "Comma-separated omega*h values")->excludes(range);
+  damping->add_option("--points", analyze_.points, "Points in --range")->check(CLI::PositiveNumber)->capture_default_str();
+  damping->add_option("--plot", analyze_.plot, "Also write an SVG plot");
+  damping->add_option("--beta", analyze_.beta, "Newmark beta")->capture_default_str();
+  damping->add_option("--gamma", analyze_.gamma, "Newmark gamma")->capture_default_str();
+  damping->add_option("--rho-inf", analyze_.rho_inf, "Generalized-alpha rho_inf")->capture_default_str();
+  damping->callback([this] { chosen_ = [this] { return analyze_damping_command(analyze_); }; });
 }
 
 int Commands::execute() { return chosen_ ? chosen_() : 2; }

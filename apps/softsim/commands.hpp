@@ -8,6 +8,12 @@
 
 namespace softsim::cli {
 
+struct AnalyzeOptions {
+  std::string method = "backward_euler", range = "0.01:100", at, plot;
+  int points = 100;
+  double beta = 0.25, gamma = 0.5, rho_inf = 0.5;
+};
+
 class Commands {
  public:
   void add_all(CLI::App& app);
@@ -24,11 +30,14 @@ class Commands {
   // check / info
   std::string check_scene_, info_mesh_;
   int info_dim_ = 3;
+  // analyze damping
+  AnalyzeOptions analyze_;
 };
 
 int run_command(const std::string& scene, const std::string& out, std::optional<int> steps, std::optional<double> end,
                 int threads, bool quiet);
 int check_command(const std::string& scene);
+int analyze_damping_command(const AnalyzeOptions& options);
 int info_command(const std::string& mesh, int dim);
 
 }  // namespace softsim::cli
