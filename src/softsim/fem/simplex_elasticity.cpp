@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <Eigen/LU>
-#include <Eigen/SVD>
 #include <limits>
 
 #include "softsim/core/errors.hpp"
 #include "softsim/core/polynomial.hpp"
+#include "softsim/material/svd.hpp"
 
 namespace softsim {
 
@@ -22,16 +22,6 @@ MatD<D> edge_matrix(const VecX& x, const MatXi& elements, int e) {
 }
 
 double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
-
-// Polar rotation of F (proper rotation), used to freeze the corotated frame.
-template <int D>
-MatD<D> polar_rotation(const MatD<D>& F) {
-  Eigen::JacobiSVD<MatD<D>> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  MatD<D> U = svd.matrixU();
-  const MatD<D> V = svd.matrixV();
-  if ((U * V.transpose()).determinant() < 0) U.col(D - 1) *= -1;
-  return U * V.transpose();
-}
 
 }  // namespace
 
@@ -71,7 +61,7 @@ MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
 template <int D>
 void SimplexElasticity<D>::begin_step(const VecX& x_start) {
   if (frozen_rotation_.empty()) return;
-  for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_rotation<D>(deformation_gradient(x_start, e));
+  for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
 }
 
 template <int D>

@@ -9,7 +9,7 @@ BackwardEulerStepper::BackwardEulerStepper(Model& model, const StepperOptions& o
       solver_(make_linear_solver(options.linear_solver, model.num_dofs())) {}
 
 StepResult BackwardEulerStepper::step(State& state, double h) {
-  model_.begin_step(state.x);
+  model_.begin_step(state.x, state.t, h);
   objective_.freeze_damping_stiffness(state.x);
   const VecX x_start = state.x;
   const VecX predictor = state.x + h * state.v;
@@ -22,6 +22,10 @@ StepResult BackwardEulerStepper::step(State& state, double h) {
   newton.step_scale = h;
   StepResult result;
   result.accumulate(minimize(objective_, x, *solver_, newton));
+  // Penalty-driven motions that missed their targets stiffen and the step is solved again
+  // (the book ch. 11), from the current iterate.
+  for (int retry = 0; retry < 30 && result.converged && model_.stiffen_unmet_penalties(x); ++retry)
+    result.accumulate(minimize(objective_, x, *solver_, newton));
   state.v = (x - x_start) / h;
   state.x = std::move(x);
   state.t += h;

@@ -20,6 +20,11 @@ class Energy {
   virtual double evaluate(const VecX& x, const AssemblyOutputs& out) const = 0;
   // Called at the start of each time step with the state there (frozen rotations, lagged terms).
   virtual void begin_step(const VecX& x_start) {}
+  // Called before begin_step with the step's start time and size (time-dependent targets).
+  virtual void set_time_step(double t, double h) {}
+  // Called after a step's solve converged: a penalty term whose constraint is still unmet
+  // stiffens itself and returns true to ask for the step to be solved again.
+  virtual bool stiffen_if_unmet(const VecX& x) { return false; }
   // Per-element energy density for output (empty when the term has no elements).
   virtual VecX element_energy_density(const VecX& x) const { return {}; }
   // Largest fraction alpha in (0, 1] of the step p from x such that the term stays valid

@@ -25,8 +25,17 @@ int Model::add_energy(std::unique_ptr<Energy> term) {
   return static_cast<int>(energies_.size()) - 1;
 }
 
+std::vector<double> Model::vertex_masses() const {
+  std::vector<double> m = lumped_;
+  for (const Triplet& t : mass_triplets_)
+    if (t.row() % dim_ == 0) m[t.row() / dim_] += t.value();
+  return m;
+}
+
 void Model::finalize() {
   const int n = num_vertices();
+  // Models without boundary conditions never sized them.
+  if (boundary.fixed_dofs().size() != static_cast<std::size_t>(num_dofs())) boundary.set_dimensions(n, dim_);
   layout_ = HessianLayout(n, dim_);
   for (auto& term : energies_) term->declare_stencils(layout_);
   layout_.finalize();
@@ -70,8 +79,17 @@ double Model::potential(const VecX& x, const AssemblyOutputs& out) const {
   return total;
 }
 
-void Model::begin_step(const VecX& x_start) {
-  for (auto& term : energies_) term->begin_step(x_start);
+void Model::begin_step(const VecX& x_start, double t, double h) {
+  for (auto& term : energies_) {
+    term->set_time_step(t, h);
+    term->begin_step(x_start);
+  }
+}
+
+bool Model::stiffen_unmet_penalties(const VecX& x) {
+  bool any = false;
+  for (auto& term : energies_) any = term->stiffen_if_unmet(x) || any;
+  return any;
 }
 
 double Model::max_step_fraction(const VecX& x, const VecX& p) const {

@@ -35,6 +35,8 @@ class Model {
   void add_lumped_mass(int vertex, double mass);
   void add_mass_triplet(int row, int col, double value);
   int add_energy(std::unique_ptr<Energy> term);
+  // Mass of each vertex (lumped, or the row sum of the consistent mass) from what was added so far.
+  std::vector<double> vertex_masses() const;
 
   // Builds the Hessian layout and the mass matrix; call once after all terms are added.
   void finalize();
@@ -43,7 +45,10 @@ class Model {
   // The potential P(x): every energy term plus the work of the constant external forces
   // (gravity M g and nodal loads): P = sum_k E_k(x) - x . f_ext.
   double potential(const VecX& x, const AssemblyOutputs& out) const;
-  void begin_step(const VecX& x_start);
+  // Prepares every term for the step from t to t + h that starts at x_start.
+  void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
+  // True when a penalty term stiffened after a converged solve: solve the step again.
+  bool stiffen_unmet_penalties(const VecX& x);
   // Largest step fraction allowed by every term's filter (e.g. inversion-free).
   double max_step_fraction(const VecX& x, const VecX& p) const;
 

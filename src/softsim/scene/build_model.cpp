@@ -6,7 +6,10 @@
 #include "softsim/contact/plane_barrier.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
+#include "softsim/fem/hinge_bending.hpp"
 #include "softsim/fem/mass_spring.hpp"
+#include "softsim/fem/penalty_motion.hpp"
+#include "softsim/fem/shell_membrane.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/generators.hpp"
@@ -29,6 +32,17 @@ Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
   const GeneratorSpec& g = *body.generator;
   if (g.type == "box") return generate_box(g.size, g.resolution);
   if (g.type == "rectangle") return generate_rectangle(g.size.head<2>(), g.resolution.head<2>());
+  if (g.type == "sheet") {
+    // A rectangle of triangles in the x-z plane (y = 0), for cloth and thin shells.
+    const Mesh flat = generate_rectangle(Vec2(g.size.x(), g.size.z()), Eigen::Vector2i(g.resolution.x(), g.resolution.z()));
+    Mesh sheet;
+    sheet.cells = flat.cells;
+    sheet.vertices.resize(flat.num_vertices(), 3);
+    sheet.vertices.col(0) = flat.vertices.col(0);
+    sheet.vertices.col(1).setZero();
+    sheet.vertices.col(2) = flat.vertices.col(1);
+    return sheet;
+  }
   if (g.type == "spring_grid") {
     if (scene.dim == 2) return generate_spring_grid(g.size.head<2>(), g.resolution.head<2>());
     throw InputError(fmt::format("{}: {}.generator.type: spring_grid is 2D only", scene.file.string(), body.path));
@@ -110,6 +124,22 @@ int add_springs(Model& model, const Mesh& mesh, int first, const MaterialSpec& m
   return model.add_energy(std::make_unique<MassSpring<D>>(edges, as_rows(model.rest_positions, D), m.spring_stiffness));
 }
 
+// Membrane + hinge bending; lumped mass rho h A / 3 per triangle corner.
+int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source) {
+  MatXi triangles = mesh.cells.array() + first;
+  const LameParameters lame = LameParameters::from_young_poisson(m.youngs_modulus, m.poisson_ratio);
+  const MatX rest = as_rows(model.rest_positions, 3);
+  auto membrane = std::make_unique<ShellMembrane>(triangles, rest, m.model, lame, m.thickness, source);
+  std::vector<double> volumes = membrane->rest_areas();
+  for (double& v : volumes) v *= m.thickness;
+  add_simplex_mass(model, triangles, volumes, m.density, m.lumped_mass);
+  const double h = m.thickness, nu = m.poisson_ratio;
+  const double kb = m.bending_stiffness.value_or(m.youngs_modulus * h * h * h / (12.0 * (1.0 - nu * nu)));
+  const int term = model.add_energy(std::move(membrane));
+  if (kb > 0.0) model.add_energy(std::make_unique<HingeBending>(triangles, rest, kb));
+  return term;
+}
+
 }  // namespace
 
 Model build_model(const Scene& scene) {
@@ -131,6 +161,9 @@ Model build_model(const Scene& scene) {
                                    mesh.dim(), dim));
     validate_mesh(mesh, source);
     const CellType type = mesh.cell_type();
+    if (spec.kind == "shell" && type != CellType::Triangle)
+      throw InputError(fmt::format("{}: {}: a shell needs triangle cells, the mesh has {} cells", file, spec.path,
+                                   to_string(type)));
     if (spec.kind == "solid") {
       const CellType expected = dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
       if (type != expected)
@@ -143,7 +176,9 @@ Model build_model(const Scene& scene) {
     body.name = spec.name;
     body.first_vertex = model.add_vertices(mesh.vertices);
     const int first = body.first_vertex;
-    if (spec.kind == "solid") {
+    if (spec.kind == "shell") {
+      body.elasticity_term = add_shell(model, mesh, first, spec.material, source);
+    } else if (spec.kind == "solid") {
       body.elasticity_term = dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source)
                                       : add_solid<2>(model, mesh, first, spec.material, source);
     } else {
@@ -170,6 +205,18 @@ Model build_model(const Scene& scene) {
     const Mesh& mesh = model.bodies[b].mesh;
     const int first = firsts[b].first;
     for (const FixedSpec& f : spec.fixed) {
+      if (f.penalty) {
+        std::vector<int> ids;
+        std::vector<double> masses;
+        const std::vector<double> all = model.vertex_masses();
+        for (int id : select_vertices(scene, spec, mesh, f.selection)) {
+          ids.push_back(first + id);
+          masses.push_back(all[first + id]);
+        }
+        model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, masses, f.velocity.head(dim), f.limit, f.kappa,
+                                                         scene.integrator.newton.tolerance));
+        continue;
+      }
       PrescribedMotion motion;
       for (int id : select_vertices(scene, spec, mesh, f.selection)) motion.vertices.push_back(first + id);
       motion.label = f.selection.path;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
+#include "softsim/fem/shell_membrane.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/scene/json_reader.hpp"
 #include "softsim/scene/scene.hpp"
@@ -67,6 +68,10 @@ MaterialSpec read_material(const JsonReader& r, const std::string& kind) {
   }
   m.density = r.positive("density", m.density);
   m.spring_stiffness = r.positive("stiffness", m.spring_stiffness);
+  m.thickness = r.positive("thickness", m.thickness);
+  if (r.has("bending_stiffness")) m.bending_stiffness = r.number("bending_stiffness", 0.0, 0.0);
+  if (kind == "shell" && !ShellMembrane::supports(m.model))
+    r.fail("model", "shells support \"stvk\" and \"neo_hookean\" membranes, got \"" + m.model + "\"");
   m.lumped_mass = r.string("mass", "lumped", {"lumped", "consistent"}) == "lumped";
   r.finish();
   return m;
@@ -76,18 +81,21 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   BodySpec b;
   b.path = r.path();
   b.name = r.string("name", fmt::format("body{}", index));
-  b.kind = r.string("kind", b.kind, {"solid", "mass_spring"});
+  b.kind = r.string("kind", b.kind, dim == 3 ? std::vector<std::string>{"solid", "mass_spring", "shell"}
+                                              : std::vector<std::string>{"solid", "mass_spring"});
   if (r.has("mesh") == r.has("generator")) r.fail_here("expected exactly one of \"mesh\" or \"generator\"");
   if (r.has("mesh")) b.mesh = r.string("mesh", "");
   if (r.has("generator")) {
     const JsonReader g = r.child("generator");
     GeneratorSpec gen;
     const std::vector<std::string> types =
-        dim == 3 ? std::vector<std::string>{"box", "spring_grid"} : std::vector<std::string>{"rectangle", "spring_grid"};
+        dim == 3 ? std::vector<std::string>{"box", "sheet"} : std::vector<std::string>{"rectangle", "spring_grid"};
     if (!g.has("type")) g.fail("type", fmt::format("missing; expected one of {}", fmt::join(types, ", ")));
     gen.type = g.string("type", "", types);
     gen.size = read_vec(g, "size", Vec3::Ones(), dim, 1.0);
-    if (gen.size.minCoeff() <= 0) g.fail("size", "expected positive sizes");
+    // A sheet lies in the x-z plane: its y size is ignored.
+    const double smallest = gen.type == "sheet" ? std::min(gen.size.x(), gen.size.z()) : gen.size.head(dim).minCoeff();
+    if (smallest <= 0) g.fail("size", "expected positive sizes");
     if (g.has("resolution")) {
       const auto& res = g.node().at("resolution");
       if (!res.is_array() || static_cast<int>(res.size()) != dim)
@@ -118,7 +126,11 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     }
     t.finish();
   }
-  if (r.has("material")) b.material = read_material(r.child("material"), b.kind);
+  if (r.has("material")) {
+    b.material = read_material(r.child("material"), b.kind);
+  } else if (b.kind == "shell") {
+    b.material.model = "stvk";  // the default membrane model for shells
+  }
   b.initial_velocity = read_vec(r, "initial_velocity", Vec3::Zero(), dim);
   b.initial_scale = r.positive("initial_scale", 1.0);
   if (r.has("fixed")) {
@@ -128,6 +140,12 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
       FixedSpec spec;
       spec.selection = read_selection(f, dim);
       spec.velocity = read_vec(f, "velocity", Vec3::Zero(), dim);
+      spec.penalty = f.string("method", "eliminate", {"eliminate", "penalty"}) == "penalty";
+      if (f.has("limit") || f.has("kappa")) {
+        if (!spec.penalty) f.fail_here("\"limit\" and \"kappa\" apply to \"method\": \"penalty\" only");
+        spec.limit = f.positive("limit", spec.limit);
+        spec.kappa = f.positive("kappa", spec.kappa);
+      }
       if (f.has("path")) {
         const JsonReader p = f.child("path");
         double last_t = -HUGE_VAL;
@@ -146,6 +164,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
         }
         if (spec.path.empty()) p.fail_here("expected at least one keyframe");
         if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
+        if (spec.penalty) f.fail_here("\"path\" is not available with \"method\": \"penalty\"");
       }
       f.finish();
       b.fixed.push_back(std::move(spec));
@@ -199,7 +218,17 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   }
   if (root.has("integrator")) {
     const JsonReader i = root.child("integrator");
-    scene.integrator.type = i.string("type", scene.integrator.type, stepper_names());
+    auto& integ = scene.integrator;
+    integ.type = i.string("type", integ.type, stepper_names());
+    integ.semi_implicit = i.boolean("semi_implicit", integ.semi_implicit);
+    integ.form = i.string("form", integ.form, {"potential", "residual"});
+    integ.nonlinear_solver =
+        i.string("nonlinear_solver", integ.nonlinear_solver, {"projected_newton", "damped_newton", "inexact_newton"});
+    if (integ.form == "residual" && integ.nonlinear_solver == "projected_newton") integ.nonlinear_solver = "damped_newton";
+    if (integ.form == "potential" && integ.nonlinear_solver != "projected_newton") integ.form = "residual";
+    integ.newmark_beta = i.number("beta", integ.newmark_beta, 0.0, 0.5, true);
+    integ.newmark_gamma = i.number("gamma", integ.newmark_gamma, 0.0, 1.0, true);
+    integ.rho_inf = i.number("rho_inf", integ.rho_inf, 0.0, 1.0);
     i.finish();
   }
   if (root.has("solver")) {

@@ -20,11 +20,13 @@ struct MaterialSpec {
   double poisson_ratio = 0.3;
   double density = 1000.0;      // kg/m^3 (kg/m^2 for 2D bodies per unit thickness)
   double spring_stiffness = 1e3;  // mass_spring bodies: the book's k
+  double thickness = 1e-3;        // shell bodies (m)
+  std::optional<double> bending_stiffness;  // shell bodies (J); default E h^3 / (12 (1 - nu^2))
   bool lumped_mass = true;
 };
 
 struct GeneratorSpec {
-  std::string type;  // "box", "rectangle", "spring_grid"
+  std::string type;  // "box", "rectangle", "spring_grid", "sheet"
   Vec3 size = Vec3::Ones();
   Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);
 };
@@ -46,6 +48,9 @@ struct FixedSpec {
   SelectionSpec selection;
   Vec3 velocity = Vec3::Zero();  // m/s, constant-velocity motion
   std::vector<std::pair<double, Vec3>> path;  // keyframes (t, offset), piecewise linear
+  bool penalty = false;    // moved by penalty (the book ch. 11) instead of DOF elimination
+  double limit = HUGE_VAL;  // m: penalty targets stop after travelling this far
+  double kappa = 1e3;      // 1/s^2: initial penalty stiffness (the book's code)
 };
 
 struct SlipSpec {
@@ -56,7 +61,7 @@ struct SlipSpec {
 
 struct BodySpec {
   std::string name;
-  std::string kind = "solid";  // "solid" (FEM), "mass_spring"
+  std::string kind = "solid";  // "solid" (FEM), "mass_spring", "shell"
   std::optional<std::filesystem::path> mesh;
   std::optional<GeneratorSpec> generator;
   TransformSpec transform;

@@ -1,0 +1,38 @@
+#pragma once
+// Membrane energy of triangle shells in 3D (cloth, thin sheets): each triangle's deformation
+// gradient F (3x2) maps its rest frame to the deformed triangle; the energy density depends on
+// the metric C = F^T F only: E = thickness * A * Psi(C). Models: "stvk" (Psi = mu |E|^2 +
+// lambda/2 tr(E)^2, E = (C - I)/2) and "neo_hookean" (mu/2 (tr C - 2) - mu ln J + lambda/2
+// ln^2 J, J = sqrt(det C)), with plane-stress lambda = 2 mu lambda3 / (lambda3 + 2 mu).
+// Derivatives by second-order forward-mode AD (core/jet.hpp).
+#include "softsim/material/material.hpp"
+#include "softsim/model/energy.hpp"
+
+namespace softsim {
+
+class ShellMembrane : public Energy {
+ public:
+  // triangles: global ids (m x 3); rest: all rest positions (n x 3); thickness in m.
+  ShellMembrane(const MatXi& triangles, const MatX& rest, const std::string& model, const LameParameters& lame,
+                double thickness, const std::string& source);
+  static bool supports(const std::string& model) { return model == "stvk" || model == "neo_hookean"; }
+
+  std::string name() const override { return "shell_membrane(" + model_ + ")"; }
+  void declare_stencils(HessianLayout& layout) override;
+  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
+  VecX element_energy_density(const VecX& x) const override;
+  const std::vector<double>& rest_areas() const { return area_; }
+
+ private:
+  template <class T>
+  T density(const T& c00, const T& c01, const T& c11) const;
+  MatXi triangles_;
+  std::string model_;
+  double mu_, lambda_, thickness_;
+  std::vector<Mat2> rest_inverse_;
+  std::vector<double> area_;
+  int set_ = -1;
+  const HessianLayout* layout_ = nullptr;
+};
+
+}  // namespace softsim
