@@ -48,6 +48,17 @@ class StageResidual : public ResidualProblem {
   SparseMat J_;
 };
 
+// Model::begin_step gains (t, h) for time-dependent penalty targets in a concurrent change; call
+// that overload when it exists, the one-argument form otherwise.
+template <class M>
+auto begin_model_step(M& model, const VecX& x, double t, double h, int) -> decltype(model.begin_step(x, t, h)) {
+  return model.begin_step(x, t, h);
+}
+template <class M>
+void begin_model_step(M& model, const VecX& x, double, double, long) {
+  model.begin_step(x);
+}
+
 std::string direct_solver_name(const std::string& requested) {
   return requested == "umfpack" || requested == "lu" ? requested : "lu";
 }
@@ -65,7 +76,7 @@ StageSolver::StageSolver(Model& model, const StepperOptions& options)
 }
 
 void StageSolver::begin_step(const VecX& x_start, double t, double h) {
-  model_.begin_step(x_start, t, h);
+  begin_model_step(model_, x_start, t, h, 0);
   objective_.freeze_damping_stiffness(x_start);
   if (!has_damping_) return;
   damping_ = model_.layout().pattern();
