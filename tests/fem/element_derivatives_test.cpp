@@ -86,8 +86,9 @@ double projected_min_eigen_ratio(const Energy& term, const Model& model, const V
   const MatX H = term_hessian(term, model, x, false);
   Eigen::SelfAdjointEigenSolver<MatX> eig_p(0.5 * (Hp + Hp.transpose()), Eigen::EigenvaluesOnly);
   Eigen::SelfAdjointEigenSolver<MatX> eig(0.5 * (H + H.transpose()), Eigen::EigenvaluesOnly);
-  const double scale = eig_p.eigenvalues().cwiseAbs().maxCoeff();
-  *unprojected = eig.eigenvalues().minCoeff() / eig.eigenvalues().cwiseAbs().maxCoeff();
+  // Scale: the unprojected Hessian's largest magnitude (the projected one may be all zero).
+  const double scale = std::max(eig.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);
+  *unprojected = eig.eigenvalues().minCoeff() / scale;
   return eig_p.eigenvalues().minCoeff() / scale;
 }
 
