@@ -11,7 +11,8 @@
 
 namespace softsim::test {
 
-inline std::unique_ptr<Model> make_pendulum(double stiffness = 50.0) {
+// rayleigh_alpha: mass-proportional damping force -alpha M v.
+inline std::unique_ptr<Model> make_pendulum(double stiffness = 50.0, double rayleigh_alpha = 0.0) {
   auto model = std::make_unique<Model>(2);
   MatX vertices(2, 2);
   vertices << 0.0, 0.0, 1.0, 0.0;
@@ -22,6 +23,7 @@ inline std::unique_ptr<Model> make_pendulum(double stiffness = 50.0) {
   edges << 0, 1;
   model->add_energy(std::make_unique<MassSpring<2>>(edges, vertices, stiffness));
   model->gravity = Vec3(0.0, -9.81, 0.0);
+  model->rayleigh_alpha = rayleigh_alpha;
   model->boundary.set_dimensions(2, 2);
   PrescribedMotion fixed;
   fixed.vertices = {0};
@@ -41,11 +43,11 @@ inline State initial_state(const Model& model) {
 }
 
 // Acceleration with the lumped mass; the pivot's DOFs stay at rest.
-inline VecX pendulum_acceleration(const Model& model, const VecX& x) {
+inline VecX pendulum_acceleration(const Model& model, const VecX& x, const VecX& v) {
   VecX g = VecX::Zero(x.size());
   AssemblyOutputs out{&g, nullptr, 1.0, false};
   model.potential(x, out);
-  VecX a = -model.mass_times(VecX::Ones(x.size())).cwiseInverse().cwiseProduct(g);
+  VecX a = -model.mass_times(VecX::Ones(x.size())).cwiseInverse().cwiseProduct(g) - model.rayleigh_alpha * v;
   a.head(2).setZero();
   return a;
 }
@@ -54,10 +56,10 @@ inline VecX pendulum_acceleration(const Model& model, const VecX& x) {
 inline State rk4_reference(const Model& model, State s, double end, int steps) {
   const double h = end / steps;
   for (int i = 0; i < steps; ++i) {
-    const VecX k1x = s.v, k1v = pendulum_acceleration(model, s.x);
-    const VecX k2x = s.v + 0.5 * h * k1v, k2v = pendulum_acceleration(model, s.x + 0.5 * h * k1x);
-    const VecX k3x = s.v + 0.5 * h * k2v, k3v = pendulum_acceleration(model, s.x + 0.5 * h * k2x);
-    const VecX k4x = s.v + h * k3v, k4v = pendulum_acceleration(model, s.x + h * k3x);
+    const VecX k1x = s.v, k1v = pendulum_acceleration(model, s.x, k1x);
+    const VecX k2x = s.v + 0.5 * h * k1v, k2v = pendulum_acceleration(model, s.x + 0.5 * h * k1x, k2x);
+    const VecX k3x = s.v + 0.5 * h * k2v, k3v = pendulum_acceleration(model, s.x + 0.5 * h * k2x, k3x);
+    const VecX k4x = s.v + h * k3v, k4v = pendulum_acceleration(model, s.x + h * k3x, k4x);
     s.x += h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
     s.v += h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
   }

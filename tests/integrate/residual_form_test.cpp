@@ -121,3 +121,34 @@ TEST(ResidualForm, NewtonConvergesQuadratically) {
 
 }  // namespace
 }  // namespace softsim
+
+namespace softsim {
+namespace {
+
+TEST(IntegratorScene, ParsesTheIntegratorBlock) {
+  nlohmann::json json = R"json({
+    "dim": 3,
+    "integrator": {"type": "generalized_alpha", "semi_implicit": true, "form": "residual",
+                   "nonlinear_solver": "inexact_newton", "rho_inf": 0.3, "beta": 0.3, "gamma": 0.6},
+    "bodies": [{"generator": {"type": "box", "size": [1, 1, 1], "resolution": [1, 1, 1]},
+                "material": {"model": "neo_hookean", "E": 1e5, "nu": 0.3, "density": 1000}}]
+  })json"_json;
+  const Scene scene = parse_scene(json, {});
+  EXPECT_EQ(scene.integrator.type, "generalized_alpha");
+  EXPECT_TRUE(scene.integrator.semi_implicit);
+  EXPECT_EQ(scene.integrator.form, "residual");
+  EXPECT_EQ(scene.integrator.nonlinear_solver, "inexact_newton");
+  EXPECT_DOUBLE_EQ(scene.integrator.rho_inf, 0.3);
+  EXPECT_DOUBLE_EQ(scene.integrator.newmark_beta, 0.3);
+  EXPECT_DOUBLE_EQ(scene.integrator.newmark_gamma, 0.6);
+  json["integrator"] = {{"type", "bdf2"}, {"form", "sideways"}};
+  EXPECT_ANY_THROW(parse_scene(json, {}));
+  json["integrator"] = {{"type", "newmark"}, {"beta", 0.0}};
+  EXPECT_ANY_THROW(parse_scene(json, {}));
+  // A residual form without a named solver uses damped Newton.
+  json["integrator"] = {{"type", "trapezoidal"}, {"form", "residual"}};
+  EXPECT_EQ(parse_scene(json, {}).integrator.nonlinear_solver, "damped_newton");
+}
+
+}  // namespace
+}  // namespace softsim
