@@ -17,9 +17,15 @@ StepResult ExplicitEulerStepper::step(State& state, double h) {
   model_.potential(state.x, out);
   // Force = -dP/dx - alpha M v (beta K v needs the Hessian; explicit steppers use alpha only).
   VecX accel = -inverse_lumped_mass_.cwiseProduct(gradient) - damping_alpha * state.v;
-  const auto& fixed = model_.boundary.fixed_dofs();
-  for (std::size_t i = 0; i < fixed.size(); ++i)
-    if (fixed[i]) accel[i] = 0.0;
+  // Constrained directions do not accelerate or move: fixed DOFs, and the eliminated local
+  // coordinates of slip vertices (reduce_gradient rotates into the slip frames and zeroes them,
+  // expand_step rotates back).
+  model_.boundary.reduce_gradient(accel);
+  model_.boundary.expand_step(accel);
+  if (model_.boundary.has_slip()) {
+    model_.boundary.reduce_gradient(state.v);
+    model_.boundary.expand_step(state.v);
+  }
   if (symplectic_) {
     state.v += h * accel;
     state.x += h * state.v;
