@@ -120,6 +120,7 @@ VecX SimplexElasticity<D>::element_energy_density(const VecX& x) const {
 template <int D>
 double SimplexElasticity<D>::max_step_fraction(const VecX& x, const VecX& p) const {
   // det(Ds + a dDs) = c0 + c1 a + ... + cD a^D; find the first a where it reaches 0.1 c0.
+  if (!inversion_filter_) return 1.0;
   std::vector<double> limits(elements_.rows(), 1.0);
   parallel_for(elements_.rows(), [&](std::size_t i) {
     const int e = static_cast<int>(i);

@@ -31,6 +31,8 @@ class SimplexElasticity : public Energy {
   double max_step_fraction(const VecX& x, const VecX& p) const override;
 
   const std::vector<double>& rest_volumes() const { return volume_; }
+  // The inversion filter is on by default; the scene's solver.inversion_filter turns it off.
+  void set_inversion_filter(bool on) { inversion_filter_ = on; }
   const MatXi& elements() const { return elements_; }
 
   // Deformation gradient of element e at positions x.
@@ -44,6 +46,7 @@ class SimplexElasticity : public Energy {
   std::vector<MatD<D>> frozen_rotation_;  // corotated linear only: R^n per element
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
+  bool inversion_filter_ = true;
 };
 
 }  // namespace softsim

@@ -99,12 +99,14 @@ Vec3 keyframe_offset(const std::vector<std::pair<double, Vec3>>& keys, double t)
 }
 
 template <int D>
-int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source) {
+int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source,
+              bool inversion_filter) {
   MatXi elements = mesh.cells.array() + first;
   const LameParameters lame = LameParameters::from_young_poisson(m.youngs_modulus, m.poisson_ratio);
   std::shared_ptr<const Material<D>> material = make_material<D>(m.model, lame);
   auto term = std::make_unique<SimplexElasticity<D>>(elements, as_rows(model.rest_positions, D), material, source);
   add_simplex_mass(model, elements, term->rest_volumes(), m.density, m.lumped_mass);
+  term->set_inversion_filter(inversion_filter);
   return model.add_energy(std::move(term));
 }
 
@@ -122,6 +124,38 @@ int add_springs(Model& model, const Mesh& mesh, int first, const MaterialSpec& m
   }
   for (int i = 0; i < mesh.num_vertices(); ++i) model.add_lumped_mass(first + i, m.density * measure / mesh.num_vertices());
   return model.add_energy(std::make_unique<MassSpring<D>>(edges, as_rows(model.rest_positions, D), m.spring_stiffness));
+}
+
+// Distributes a constant traction over the boundary faces (3D) or edges (2D) lying in the box:
+// each of a facet's k vertices gets traction * measure / k. Returns the number of facets loaded.
+int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& box, const VecX& traction) {
+  const int dim = model.dim();
+  const MatXi& facets = dim == 3 ? body.surface.faces : body.surface.edges;
+  const double eps = 1e-9 * (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
+  int loaded = 0;
+  for (int f = 0; f < facets.rows(); ++f) {
+    bool inside = true;
+    for (int a = 0; a < facets.cols(); ++a)
+      for (int d = 0; d < dim; ++d) {
+        const double c = body.mesh.vertices(facets(f, a), d);
+        inside = inside && c >= box.first[d] - eps && c <= box.second[d] + eps;
+      }
+    if (!inside) continue;
+    double measure;
+    if (dim == 3) {
+      const Vec3 p0 = body.mesh.vertices.row(facets(f, 0)).transpose();
+      measure = 0.5 * (Vec3(body.mesh.vertices.row(facets(f, 1)).transpose()) - p0)
+                          .cross(Vec3(body.mesh.vertices.row(facets(f, 2)).transpose()) - p0)
+                          .norm();
+    } else {
+      measure = (body.mesh.vertices.row(facets(f, 1)) - body.mesh.vertices.row(facets(f, 0))).norm();
+    }
+    for (int a = 0; a < facets.cols(); ++a)
+      model.nodal_forces.segment(static_cast<Eigen::Index>(body.first_vertex + facets(f, a)) * dim, dim) +=
+          traction * measure / facets.cols();
+    ++loaded;
+  }
+  return loaded;
 }
 
 // Membrane + hinge bending; lumped mass rho h A / 3 per triangle corner.
@@ -179,8 +213,8 @@ Model build_model(const Scene& scene) {
     if (spec.kind == "shell") {
       body.elasticity_term = add_shell(model, mesh, first, spec.material, source);
     } else if (spec.kind == "solid") {
-      body.elasticity_term = dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source)
-                                      : add_solid<2>(model, mesh, first, spec.material, source);
+      body.elasticity_term = dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source, scene.inversion_filter)
+                                      : add_solid<2>(model, mesh, first, spec.material, source, scene.inversion_filter);
     } else {
       body.elasticity_term = dim == 3 ? add_springs<3>(model, mesh, first, spec.material)
                                       : add_springs<2>(model, mesh, first, spec.material);
@@ -228,6 +262,18 @@ Model build_model(const Scene& scene) {
         motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
       }
       model.boundary.add_motion(std::move(motion));
+    }
+    if (!spec.loads.empty() || !spec.tractions.empty()) {
+      if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
+      for (const LoadSpec& l : spec.loads)
+        for (int id : select_vertices(scene, spec, mesh, l.selection))
+          model.nodal_forces.segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
+      for (const TractionSpec& t : spec.tractions) {
+        const VecX traction = t.traction.head(dim);
+        if (add_traction(model, model.bodies[b], *t.selection.box, traction) == 0)
+          throw InputError(fmt::format("{}: {}.box: selects no boundary {} of body \"{}\"", file, t.selection.path,
+                                       dim == 3 ? "face" : "edge", spec.name));
+      }
     }
     for (const SlipSpec& s : spec.slip) {
       SlipCondition slip;

@@ -185,6 +185,31 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
       b.slip.push_back(std::move(spec));
     }
   }
+  if (r.has("loads")) {
+    const JsonReader list = r.child("loads");
+    for (std::size_t i = 0; i < list.array_size(); ++i) {
+      const JsonReader l = list.element(i);
+      LoadSpec spec;
+      spec.selection = read_selection(l, dim);
+      if (!l.has("force")) l.fail("force", "missing; expected a force vector (N per vertex)");
+      spec.force = read_vec(l, "force", Vec3::Zero(), dim);
+      l.finish();
+      b.loads.push_back(spec);
+    }
+  }
+  if (r.has("tractions")) {
+    const JsonReader list = r.child("tractions");
+    for (std::size_t i = 0; i < list.array_size(); ++i) {
+      const JsonReader t = list.element(i);
+      TractionSpec spec;
+      spec.selection = read_selection(t, dim);
+      if (!spec.selection.box) t.fail_here("a traction needs a \"box\" selecting boundary faces");
+      if (!t.has("traction")) t.fail("traction", "missing; expected a traction vector (Pa)");
+      spec.traction = read_vec(t, "traction", Vec3::Zero(), dim);
+      t.finish();
+      b.tractions.push_back(spec);
+    }
+  }
   r.finish();
   return b;
 }
@@ -239,6 +264,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     n.project_psd = s.boolean("project_psd", n.project_psd);
     scene.integrator.linear_solver = s.string("linear_solver", scene.integrator.linear_solver, linear_solver_names());
     scene.on_failure = s.string("on_failure", scene.on_failure, {"error", "continue"});
+    scene.inversion_filter = s.boolean("inversion_filter", scene.inversion_filter);
     s.finish();
   }
   scene.gravity = read_vec(root, "gravity", dim == 2 ? Vec3(0, -9.81, 0) : Vec3(0, -9.81, 0), dim);

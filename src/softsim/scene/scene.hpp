@@ -59,6 +59,17 @@ struct SlipSpec {
   bool line = false;
 };
 
+// Neumann data: a force on each selected vertex (N), or a traction (Pa; N/m in 2D) on the
+// boundary faces (edges in 2D) whose vertices all lie in the box.
+struct LoadSpec {
+  SelectionSpec selection;
+  Vec3 force = Vec3::Zero();
+};
+struct TractionSpec {
+  SelectionSpec selection;  // box only
+  Vec3 traction = Vec3::Zero();
+};
+
 struct BodySpec {
   std::string name;
   std::string kind = "solid";  // "solid" (FEM), "mass_spring", "shell"
@@ -72,6 +83,8 @@ struct BodySpec {
   double initial_scale = 1.0;
   std::vector<FixedSpec> fixed;
   std::vector<SlipSpec> slip;
+  std::vector<LoadSpec> loads;
+  std::vector<TractionSpec> tractions;
   std::string path;  // JSON path
 };
 
@@ -105,6 +118,7 @@ struct Scene {
   ContactSpec contact;
   OutputSpec output;
   std::string on_failure = "error";  // "error" or "continue"
+  bool inversion_filter = true;       // cap Newton steps so no element inverts (book ch. 15)
 };
 
 // Reads and validates a scene file; throws InputError naming the file and the JSON path.
