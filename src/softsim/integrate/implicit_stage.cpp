@@ -101,9 +101,11 @@ VecX StageSolver::force(const VecX& q, const VecX& v) const {
 
 VecX StageSolver::solve_mass(const VecX& f) const {
   VecX a = mass_ldlt_ ? VecX(mass_ldlt_->solve(f)) : VecX(inverse_lumped_mass_.cwiseProduct(f));
-  const auto& fixed = model_.boundary.fixed_dofs();
-  for (std::size_t i = 0; i < fixed.size() && i < static_cast<std::size_t>(a.size()); ++i)
-    if (fixed[i]) a[i] = 0.0;
+  // Constrained directions do not accelerate: fixed DOFs and the eliminated local coordinates of
+  // slip vertices (reduce_gradient rotates into the slip frames and zeroes them; expand_step
+  // rotates back). Otherwise Newmark / generalized-alpha velocities would leave a slip plane.
+  model_.boundary.reduce_gradient(a);
+  model_.boundary.expand_step(a);
   return a;
 }
 

@@ -26,8 +26,8 @@ class StageSolver {
   void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
   // f(q, v) = -grad P(q) - D v (elastic + external + Rayleigh with the frozen D).
   VecX force(const VecX& q, const VecX& v) const;
-  // M^{-1} f with zero at constrained DOFs.
-  VecX solve_mass(const VecX& f) const;
+  // M^{-1} f with zero along constrained (fixed, slip) directions.
+  VecX solve_mass(const VecX& f) const;  // projected onto the unconstrained directions
   VecX acceleration(const VecX& q, const VecX& v) const { return solve_mass(force(q, v)); }
 
   // Solves (*) for q. q enters as the start-of-step positions (the start guess); t_stage is the
