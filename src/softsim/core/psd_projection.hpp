@@ -1,7 +1,9 @@
 #pragma once
 // Projection of a symmetric matrix to the nearest positive semi-definite one (Frobenius norm):
 // clamp negative eigenvalues to zero (the book, ch. 3, "make_PSD"). A matrix that is already PSD
-// is returned unchanged.
+// is returned unchanged. A Cholesky factorization first detects the common positive-definite
+// case, which is several times cheaper than the eigen-decomposition.
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
 namespace softsim {
@@ -10,6 +12,7 @@ template <class Derived>
 void project_psd(Eigen::MatrixBase<Derived>& A) {
   using Mat = typename Derived::PlainObject;
   const Mat symmetric = A;
+  if (Eigen::LLT<Mat>(symmetric).info() == Eigen::Success) return;
   Eigen::SelfAdjointEigenSolver<Mat> eig(symmetric);
   const auto& lambda = eig.eigenvalues();
   if (lambda.minCoeff() >= 0.0) return;

@@ -17,6 +17,9 @@ struct AssemblyOutputs {
   SparseMat* hessian = nullptr;  // accumulated: values += weight * d2E/dx2 (pattern of the layout)
   double weight = 1.0;
   bool project_psd = false;   // per-stencil projection to positive semi-definite
+  // Terms whose stencils change between evaluations (contact pairs) append weighted Hessian
+  // entries here instead of writing into the fixed pattern; null when no Hessian is wanted.
+  std::vector<Triplet>* dynamic_hessian = nullptr;
 };
 
 template <int K, int D, class LocalFn>

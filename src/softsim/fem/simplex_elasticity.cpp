@@ -95,12 +95,21 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
       for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
     }
     if (hess) {
-      // B(i + j*D, a*D + k) = delta_ik G(a, j)
-      Eigen::Matrix<double, D * D, N> B = Eigen::Matrix<double, D * D, N>::Zero();
+      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j); B's structure is used
+      // directly (T = dPdF B, then B^T T), about a third of the flops of dense products.
+      Eigen::Matrix<double, D * D, N> T;
+      for (int b = 0; b < K; ++b)
+        for (int k = 0; k < D; ++k) {
+          VecD<D * D> column = VecD<D * D>::Zero();
+          for (int l = 0; l < D; ++l) column += G(b, l) * dPdF.col(k + D * l);
+          T.col(b * D + k) = column;
+        }
       for (int a = 0; a < K; ++a)
-        for (int j = 0; j < D; ++j)
-          for (int i = 0; i < D; ++i) B(i + j * D, a * D + i) = G(a, j);
-      *hess = volume_[e] * B.transpose() * dPdF * B;
+        for (int i = 0; i < D; ++i) {
+          Eigen::Matrix<double, 1, N> row = Eigen::Matrix<double, 1, N>::Zero();
+          for (int j = 0; j < D; ++j) row += G(a, j) * T.row(i + D * j);
+          hess->row(a * D + i) = volume_[e] * row;
+        }
     }
     return volume_[e] * psi;
   });

@@ -34,7 +34,8 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
     if (hessian->nonZeros() != hessian_pattern().nonZeros()) *hessian = hessian_pattern();
     std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
   }
-  AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd};
+  std::vector<Triplet> dynamic;
+  AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd, hessian ? &dynamic : nullptr};
   double E = model_.potential(x, out);
   if (inertia_weight_ != 0.0) {
     const VecX dx = x - predictor_;
@@ -53,6 +54,12 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
       const double* src = damping_.valuePtr();
       for (Eigen::Index i = 0; i < damping_.nonZeros(); ++i) dst[i] += damping_weight_ * src[i];
     }
+  }
+  if (hessian && !dynamic.empty()) {
+    // Contact pairs change between iterations: their entries widen the fixed pattern.
+    SparseMat extra(hessian->rows(), hessian->cols());
+    extra.setFromTriplets(dynamic.begin(), dynamic.end());
+    *hessian = *hessian + extra;
   }
   return E;
 }

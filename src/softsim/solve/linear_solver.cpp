@@ -3,6 +3,7 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>
+#include <algorithm>
 #include <stdexcept>
 
 #ifdef SOFTSIM_HAVE_CHOLMOD
@@ -24,12 +25,17 @@ class DirectSolver : public LinearSolver {
   std::string name() const override { return name_; }
   bool requires_spd() const override { return spd_; }
   bool compute(const SparseMat& A) override {
-    const bool same_pattern = analyzed_ && A.rows() == rows_ && A.nonZeros() == nnz_;
+    // Contact changes the pattern between Newton iterations: compare it exactly (O(nnz)).
+    const bool same_pattern =
+        analyzed_ && A.rows() == rows_ && A.nonZeros() == static_cast<Eigen::Index>(inner_.size()) &&
+        std::equal(outer_.begin(), outer_.end(), A.outerIndexPtr()) &&
+        std::equal(inner_.begin(), inner_.end(), A.innerIndexPtr());
     if (!same_pattern) {
       factorization_.analyzePattern(A);
       analyzed_ = true;
       rows_ = A.rows();
-      nnz_ = A.nonZeros();
+      outer_.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
+      inner_.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
     }
     factorization_.factorize(A);
     return factorization_.info() == Eigen::Success;
@@ -45,7 +51,8 @@ class DirectSolver : public LinearSolver {
   bool spd_;
   Factorization factorization_;
   bool analyzed_ = false;
-  Eigen::Index rows_ = 0, nnz_ = 0;
+  Eigen::Index rows_ = 0;
+  std::vector<int> outer_, inner_;
 };
 
 template <class Iterative>
