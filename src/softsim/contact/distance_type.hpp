@@ -10,6 +10,7 @@
 // edge-edge EA0_EB1 means vertex ea0 against vertex eb1, EA_EB0 means edge a against vertex
 // eb0, EA_EB means line-line.
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products
 
 namespace softsim {
 
