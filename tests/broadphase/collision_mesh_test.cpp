@@ -1,0 +1,111 @@
+// Collision meshes of generated bodies: primitive counts equal the surfaces', ids are global
+// (offset by Body::first_vertex), codimensional pieces and obstacles are included.
+#include <gtest/gtest.h>
+
+#include "softsim/contact/collision_mesh.hpp"
+#include "softsim/mesh/generators.hpp"
+#include "softsim/mesh/surface.hpp"
+#include "softsim/model/model.hpp"
+
+namespace softsim::test {
+namespace {
+
+void add_body(Model& model, const Mesh& mesh) {
+  Body b;
+  b.first_vertex = model.add_vertices(mesh.vertices);
+  b.mesh = mesh;
+  b.surface = extract_surface(mesh);
+  model.bodies.push_back(std::move(b));
+}
+
+TEST(CollisionMesh, BoxesRodAndPointsIn3D) {
+  const Mesh box = generate_box(Vec3(1.0, 2.0, 1.0), Eigen::Vector3i(3, 4, 2));
+  const Surface s = extract_surface(box);
+  Mesh rod;
+  rod.vertices = MatX::Zero(4, 3);
+  rod.cells.resize(3, 2);
+  rod.cells << 0, 1, 1, 2, 2, 3;
+  Mesh points;
+  points.vertices = MatX::Zero(2, 3);
+  points.cells.resize(0, 4);
+  Model model(3);
+  add_body(model, box);
+  add_body(model, box);
+  add_body(model, rod);
+  add_body(model, points);
+  const CollisionMesh cm = build_collision_mesh(model);
+  const int nb = box.num_vertices();
+  const int sv = static_cast<int>(s.vertices.size());
+  ASSERT_EQ(cm.num_faces(), 2 * s.faces.rows());
+  ASSERT_EQ(cm.num_edges(), 2 * s.edges.rows() + 3);
+  ASSERT_EQ(cm.num_vertices(), 2 * sv + 4 + 2);
+  EXPECT_LT(sv, nb);  // interior vertices are not collision vertices
+  EXPECT_EQ(s.faces.rows(), 2 * 2 * (3 * 4 + 4 * 2 + 3 * 2));
+  // Second box: same primitives shifted by its first vertex.
+  EXPECT_EQ(cm.faces.bottomRows(s.faces.rows()), (s.faces.array() + nb).matrix());
+  EXPECT_EQ(cm.faces.topRows(s.faces.rows()), s.faces);
+  EXPECT_EQ(cm.edges.middleRows(s.edges.rows(), s.edges.rows()), (s.edges.array() + nb).matrix());
+  for (int i = 0; i < sv; ++i) {
+    EXPECT_EQ(cm.vertices[static_cast<std::size_t>(i)], s.vertices[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(cm.vertices[static_cast<std::size_t>(sv + i)], s.vertices[static_cast<std::size_t>(i)] + nb);
+    EXPECT_EQ(cm.vertex_body[static_cast<std::size_t>(sv + i)], 1);
+  }
+  // Rod edges (body 2) and the two isolated points (body 3).
+  EXPECT_EQ(cm.edges.row(cm.num_edges() - 1), Eigen::RowVector2i(2 * nb + 2, 2 * nb + 3));
+  EXPECT_EQ(cm.edge_body.back(), 2);
+  EXPECT_EQ(cm.vertices.back(), 2 * nb + 4 + 1);
+  EXPECT_EQ(cm.vertex_body.back(), 3);
+  EXPECT_TRUE(std::is_sorted(cm.vertices.begin(), cm.vertices.end()));
+  EXPECT_EQ(cm.face_body.size(), static_cast<std::size_t>(cm.num_faces()));
+  EXPECT_EQ(cm.edge_body.size(), static_cast<std::size_t>(cm.num_edges()));
+
+  // Exclusions: a vertex of a face, edges sharing a vertex.
+  const int v0 = static_cast<int>(std::lower_bound(cm.vertices.begin(), cm.vertices.end(),
+                                                   cm.faces(0, 0)) - cm.vertices.begin());
+  EXPECT_TRUE(cm.excluded_vertex_face(v0, 0));
+  EXPECT_FALSE(cm.excluded_vertex_face(v0, cm.num_faces() - 1));
+  EXPECT_TRUE(cm.excluded_edge_edge(cm.num_edges() - 1, cm.num_edges() - 2));
+  EXPECT_FALSE(cm.excluded_edge_edge(cm.num_edges() - 1, cm.num_edges() - 3 - 1));
+
+  // A static obstacle is appended after the model's vertices.
+  CollisionMesh with = cm;
+  MatX ov(3, 3);
+  ov << 0, 0, 0, 1, 0, 0, 0, 1, 0;
+  MatXi ot(1, 3);
+  ot << 0, 1, 2;
+  EXPECT_EQ(add_obstacle(with, ov, ot), 4);
+  const int n = model.num_vertices();
+  EXPECT_EQ(with.num_total_vertices(), n + 3);
+  EXPECT_EQ(with.faces.bottomRows(1), Eigen::RowVector3i(n, n + 1, n + 2));
+  EXPECT_EQ(with.num_edges(), cm.num_edges() + 3);
+  EXPECT_TRUE(with.is_static_vertex(n) && !with.is_static_vertex(n - 1));
+  const VertexRows P = with.positions(model.rest_positions);
+  EXPECT_EQ(P.rows(), n + 3);
+  EXPECT_EQ(P.row(n + 1), Eigen::RowVector3d(1, 0, 0));
+  EXPECT_EQ(P.row(nb + 5), box.vertices.row(5));
+  // Obstacle vertex versus obstacle face: both static, excluded.
+  EXPECT_TRUE(with.excluded_vertex_face(with.num_vertices() - 1, with.num_faces() - 1));
+}
+
+TEST(CollisionMesh, RectanglesIn2D) {
+  const Mesh rect = generate_rectangle(Vec2(2.0, 1.0), Eigen::Vector2i(6, 3));
+  const Surface s = extract_surface(rect);
+  Model model(2);
+  add_body(model, rect);
+  add_body(model, rect);
+  const CollisionMesh cm = build_collision_mesh(model);
+  const int n = rect.num_vertices();
+  EXPECT_EQ(cm.dim, 2);
+  EXPECT_EQ(cm.num_faces(), 0);
+  EXPECT_EQ(s.edges.rows(), 2 * (6 + 3));
+  ASSERT_EQ(cm.num_edges(), 2 * s.edges.rows());
+  ASSERT_EQ(cm.num_vertices(), 2 * static_cast<int>(s.vertices.size()));
+  EXPECT_EQ(s.vertices.size(), 18u);
+  EXPECT_EQ(cm.edges.topRows(s.edges.rows()), s.edges);
+  EXPECT_EQ(cm.edges.bottomRows(s.edges.rows()), (s.edges.array() + n).matrix());
+  EXPECT_EQ(cm.vertices.back(), s.vertices.back() + n);
+  EXPECT_TRUE(cm.excluded_vertex_edge(0, 0) || cm.excluded_vertex_edge(1, 0));
+}
+
+}  // namespace
+}  // namespace softsim::test
