@@ -3,6 +3,7 @@
 // evaluate() returns weight * E(x) and accumulates weight * gradient and weight * Hessian into the
 // outputs that are non-null; value, gradient and Hessian come from one code path, so the code the
 // finite-difference tests check is the code production runs.
+#include <cmath>
 #include <string>
 
 #include "softsim/core/hessian_layout.hpp"
@@ -27,6 +28,8 @@ class Energy {
   virtual bool stiffen_if_unmet(const VecX& x) { return false; }
   // Per-element energy density for output (empty when the term has no elements).
   virtual VecX element_energy_density(const VecX& x) const { return {}; }
+  // Smallest distance between contact primitives this term watches (+infinity when none).
+  virtual double min_contact_distance(const VecX& x) const { return HUGE_VAL; }
   // Largest fraction alpha in (0, 1] of the step p from x such that the term stays valid
   // (e.g. no element inverts). 1 when the term imposes no limit.
   virtual double max_step_fraction(const VecX& x, const VecX& p) const { return 1.0; }

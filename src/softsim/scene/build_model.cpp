@@ -3,7 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
-#include "softsim/contact/plane_barrier.hpp"
+#include "softsim/contact/obstacle_barrier.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
 #include "softsim/fem/hinge_bending.hpp"
@@ -306,10 +306,21 @@ Model build_model(const Scene& scene) {
       const ObstacleSpec& o = scene.obstacles[k];
       std::vector<double> weights(area.size());
       for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
-      auto barrier = std::make_unique<PlaneBarrier>(dim, o.point.head(dim), o.normal.head(dim), weights, dhat,
-                                                    scene.contact.kappa);
-      if (!(barrier->min_distance(model.rest_positions) > 0.0))
-        throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or behind the plane", file, k));
+      AnalyticObstacle shape;
+      shape.point = o.point.head(dim);
+      if (o.type == "plane") {
+        shape.shape = AnalyticObstacle::Shape::Plane;
+        shape.normal = o.normal.head(dim);
+      } else if (o.type == "sphere") {
+        shape.shape = AnalyticObstacle::Shape::Sphere;
+        shape.radius = o.radius;
+      } else {
+        shape.shape = AnalyticObstacle::Shape::Box;
+        shape.half_extents = 0.5 * o.size.head(dim);
+      }
+      auto barrier = std::make_unique<ObstacleBarrier>(dim, shape, weights, dhat, scene.contact.kappa);
+      if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
+        throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", file, k, o.type == "plane" ? "behind" : "inside", o.type));
       model.add_energy(std::move(barrier));
     }
   }

@@ -283,11 +283,20 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     for (std::size_t i = 0; i < obstacles.array_size(); ++i) {
       const JsonReader o = obstacles.element(i);
       ObstacleSpec spec;
-      spec.type = o.string("type", "plane", {"plane"});
-      spec.point = read_vec(o, "point", Vec3::Zero(), dim);
-      spec.normal = read_vec(o, "normal", Vec3::UnitY(), dim);
-      if (spec.normal.norm() < 1e-12) o.fail("normal", "expected a non-zero vector");
-      spec.normal.normalize();
+      spec.type = o.string("type", "plane", {"plane", "sphere", "box"});
+      if (spec.type == "plane") {
+        spec.point = read_vec(o, "point", Vec3::Zero(), dim);
+        spec.normal = read_vec(o, "normal", Vec3::UnitY(), dim);
+        if (spec.normal.norm() < 1e-12) o.fail("normal", "expected a non-zero vector");
+        spec.normal.normalize();
+      } else {
+        spec.point = read_vec(o, "center", Vec3::Zero(), dim);
+        if (spec.type == "sphere") spec.radius = o.positive("radius", spec.radius);
+        if (spec.type == "box") {
+          spec.size = read_vec(o, "size", Vec3::Ones(), dim, 1.0);
+          if (spec.size.head(dim).minCoeff() <= 0) o.fail("size", "expected positive sizes");
+        }
+      }
       o.finish();
       scene.obstacles.push_back(spec);
     }

@@ -89,9 +89,11 @@ struct BodySpec {
 };
 
 struct ObstacleSpec {
-  std::string type = "plane";
-  Vec3 point = Vec3::Zero();
+  std::string type = "plane";  // "plane", "sphere", "box"
+  Vec3 point = Vec3::Zero();   // plane: a point on it; sphere, box: the centre
   Vec3 normal = Vec3::UnitY();
+  double radius = 0.5;         // sphere (m)
+  Vec3 size = Vec3::Ones();    // box: full extent along each axis (m)
 };
 
 // Barrier contact with obstacles (the book ch. 7): dhat (m), kappa (the book's stiffness).

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "softsim/contact/plane_barrier.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/io/atomic_file.hpp"
@@ -26,8 +25,7 @@ void on_interrupt(int) { g_interrupted = true; }
 
 double min_obstacle_distance(const Model& model, const VecX& x) {
   double d = HUGE_VAL;
-  for (const auto& term : model.energies())
-    if (const auto* plane = dynamic_cast<const PlaneBarrier*>(term.get())) d = std::min(d, plane->min_distance(x));
+  for (const auto& term : model.energies()) d = std::min(d, term->min_contact_distance(x));
   return d;
 }
 
