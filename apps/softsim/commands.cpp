@@ -25,6 +25,13 @@ void Commands::add_all(CLI::App& app) {
   info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));
   info->callback([this] { chosen_ = [this] { return info_command(info_mesh_, info_dim_); }; });
 
+  auto* ccd = app.add_subcommand("ccd", "Run additive CCD on CCD benchmark query files and count errors");
+  ccd->add_option("files", ccd_files_, "Query CSV files (Wang 2021 or scalable-ccd format)")->required()->check(CLI::ExistingFile);
+  ccd->add_option("--type", ccd_type_, "vf (vertex-face) or ee (edge-edge); default: from the path")
+      ->check(CLI::IsMember({"vf", "ee"}));
+  ccd->add_option("--toi", ccd_toi_, "Write index,toi of every query reported colliding");
+  ccd->callback([this] { chosen_ = [this] { return ccd_command(ccd_files_, ccd_type_, ccd_toi_); }; });
+
   auto* analyze = app.add_subcommand("analyze", "Analyses of the numerical methods");
   analyze->require_subcommand(1);
   auto* damping = analyze->add_subcommand("damping", "Damping curve d/omega(omega h) of an integrator (CSV)");

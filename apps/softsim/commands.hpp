@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace softsim::cli {
 
@@ -32,6 +33,9 @@ class Commands {
   int info_dim_ = 3;
   // analyze damping
   AnalyzeOptions analyze_;
+  // ccd
+  std::vector<std::string> ccd_files_;
+  std::string ccd_type_, ccd_toi_;
 };
 
 int run_command(const std::string& scene, const std::string& out, std::optional<int> steps, std::optional<double> end,
@@ -39,5 +43,6 @@ int run_command(const std::string& scene, const std::string& out, std::optional<
 int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
 int info_command(const std::string& mesh, int dim);
+int ccd_command(const std::vector<std::string>& files, const std::string& type, const std::string& toi_out);
 
 }  // namespace softsim::cli
