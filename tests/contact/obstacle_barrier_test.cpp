@@ -53,7 +53,7 @@ void check_derivatives(const AnalyticObstacle& shape, const MatX& V, double dhat
 
 TEST(ObstacleBarrier, SphereDerivatives) {
   MatX V(3, 3);
-  V << 0.1, 0.83, 0.3, 0.62, -0.2, 0.31, 0.1, -0.2, -0.25;
+  V << 0.1, 0.35, 0.3, 0.62, -0.2, 0.31, 0.1, -0.2, -0.25;
   check_derivatives(sphere3(), V, 0.1);
 }
 
