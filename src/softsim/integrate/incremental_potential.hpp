@@ -24,6 +24,7 @@ class IncrementalPotential : public Objective {
   double max_step_fraction(const VecX& x, const VecX& p) override { return model_.max_step_fraction(x, p); }
   void reduce(VecX& gradient, SparseMat* hessian) const override;
   void expand(VecX& step) const override { model_.boundary.expand_step(step); }
+  void end_iteration(const VecX& x) override { const_cast<Model&>(model_).end_iteration(x); }
 
  private:
   const Model& model_;

@@ -23,6 +23,13 @@ class Energy {
   virtual void begin_step(const VecX& x_start) {}
   // Called before begin_step with the step's start time and size (time-dependent targets).
   virtual void set_time_step(double t, double h) {}
+  // Multi-stage implicit integrators: the next solve is a stage ending at t + c h, c in (0, 1]
+  // (e.g. 1/2 for the first TR-BDF2 stage); time-dependent targets interpolate to it. begin_step
+  // resets c to 1.
+  virtual void set_stage_fraction(double c) {}
+  // Called after every accepted Newton iterate (adaptive parameters such as the barrier
+  // stiffness); the objective's value may change, so the solver re-evaluates it.
+  virtual void end_iteration(const VecX& x) {}
   // Called after a step's solve converged: a penalty term whose constraint is still unmet
   // stiffens itself and returns true to ask for the step to be solved again.
   virtual bool stiffen_if_unmet(const VecX& x) { return false; }

@@ -86,6 +86,14 @@ void Model::begin_step(const VecX& x_start, double t, double h) {
   }
 }
 
+void Model::set_stage_fraction(double c) {
+  for (auto& term : energies_) term->set_stage_fraction(c);
+}
+
+void Model::end_iteration(const VecX& x) {
+  for (auto& term : energies_) term->end_iteration(x);
+}
+
 bool Model::stiffen_unmet_penalties(const VecX& x) {
   bool any = false;
   for (auto& term : energies_) any = term->stiffen_if_unmet(x) || any;

@@ -47,8 +47,11 @@ class Model {
   double potential(const VecX& x, const AssemblyOutputs& out) const;
   // Prepares every term for the step from t to t + h that starts at x_start.
   void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
+  // The next solve is an integrator stage ending at t + c h (see Energy::set_stage_fraction).
+  void set_stage_fraction(double c);
   // True when a penalty term stiffened after a converged solve: solve the step again.
   bool stiffen_unmet_penalties(const VecX& x);
+  void end_iteration(const VecX& x);
   // Largest step fraction allowed by every term's filter (e.g. inversion-free).
   double max_step_fraction(const VecX& x, const VecX& p) const;
 

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
+#include "softsim/contact/ipc_contact.hpp"
 #include "softsim/contact/obstacle_barrier.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
@@ -174,6 +175,52 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   return term;
 }
 
+// IPC between and within all bodies. The state at t = 0 must be intersection-free with every
+// pair apart (the barrier is infinite at contact).
+void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) {
+  const int dim = model.dim();
+  const auto X = as_rows(model.rest_positions, dim);
+  const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  IpcOptions options;
+  options.dhat = scene.contact.dhat.value_or(1e-3 * diagonal);
+  options.kappa = scene.contact.kappa;
+  options.form = scene.contact.barrier == "book" ? BarrierForm::book_unsquared : BarrierForm::ipc_squared;
+  options.broad_phase = scene.contact.broad_phase == "bvh" ? BroadPhaseMethod::BVH : BroadPhaseMethod::SpatialHash;
+  // Collision geometry: surfaces of solids and shells; the vertices of edge-only (mass-spring
+  // grid) bodies as points, since their crossing diagonals would intersect each other.
+  std::vector<MatXi> edge_blocks, face_blocks;
+  std::vector<int> points;
+  for (const Body& body : model.bodies) {
+    if (body.mesh.cell_type() == CellType::Edge) {
+      for (int i = 0; i < body.mesh.num_vertices(); ++i) points.push_back(body.first_vertex + i);
+      continue;
+    }
+    edge_blocks.push_back(body.surface.edges.array() + body.first_vertex);
+    if (dim == 3) face_blocks.push_back(body.surface.faces.array() + body.first_vertex);
+  }
+  auto stack = [](const std::vector<MatXi>& blocks, int cols) {
+    Eigen::Index rows = 0;
+    for (const MatXi& b : blocks) rows += b.rows();
+    MatXi all(rows, cols);
+    rows = 0;
+    for (const MatXi& b : blocks) {
+      all.middleRows(rows, b.rows()) = b;
+      rows += b.rows();
+    }
+    return all;
+  };
+  const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
+  if (edges.rows() == 0) return;  // nothing that points could touch
+  auto contact = std::make_unique<IpcContact>(
+      model, build_collision_mesh(dim, model.num_vertices(), edges, faces, points), options);
+  const double d = contact->min_contact_distance(model.rest_positions);
+  if (!(d > 0.0))
+    throw InputError(fmt::format("{}: bodies: the initial state has touching or intersecting surfaces (closest "
+                                 "distance {:g} m); separate the bodies or set contact.enabled to false",
+                                 file, d));
+  model.add_energy(std::move(contact));
+}
+
 }  // namespace
 
 Model build_model(const Scene& scene) {
@@ -318,12 +365,13 @@ Model build_model(const Scene& scene) {
         shape.shape = AnalyticObstacle::Shape::Box;
         shape.half_extents = 0.5 * o.size.head(dim);
       }
-      auto barrier = std::make_unique<ObstacleBarrier>(dim, shape, weights, dhat, scene.contact.kappa);
+      auto barrier = std::make_unique<ObstacleBarrier>(dim, shape, weights, dhat, scene.contact.kappa.value_or(1e5));
       if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
         throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", file, k, o.type == "plane" ? "behind" : "inside", o.type));
       model.add_energy(std::move(barrier));
     }
   }
+  if (scene.contact.enabled) add_ipc_contact(model, scene, file);
   model.finalize();
   return model;
 }

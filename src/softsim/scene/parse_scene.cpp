@@ -303,8 +303,11 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   }
   if (root.has("contact")) {
     const JsonReader c = root.child("contact");
+    scene.contact.enabled = c.boolean("enabled", scene.contact.enabled);
     if (c.has("dhat")) scene.contact.dhat = c.positive("dhat", 1e-3);
-    scene.contact.kappa = c.positive("kappa", scene.contact.kappa);
+    if (c.has("kappa")) scene.contact.kappa = c.positive("kappa", 1e5);
+    scene.contact.barrier = c.string("barrier", scene.contact.barrier, {"ipc", "book"});
+    scene.contact.broad_phase = c.string("broad_phase", scene.contact.broad_phase, {"hash", "bvh"});
     c.finish();
   }
   if (root.has("output")) {

@@ -98,8 +98,11 @@ struct ObstacleSpec {
 
 // Barrier contact with obstacles (the book ch. 7): dhat (m), kappa (the book's stiffness).
 struct ContactSpec {
+  bool enabled = true;         // IPC between and within bodies
   std::optional<double> dhat;  // default: 1e-3 of the scene's bounding-box diagonal
-  double kappa = 1e5;
+  std::optional<double> kappa;  // default: automatic for IPC, 1e5 (the book) for obstacles
+  std::string barrier = "ipc";      // "ipc" (squared distances) or "book"
+  std::string broad_phase = "hash";  // "hash" or "bvh"
 };
 
 struct OutputSpec {

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace softsim {
 
@@ -70,11 +72,15 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
       alpha *= 0.5;
     }
     result.line_search_ms += ms_since(t0);
+    if (std::getenv("SOFTSIM_DEBUG_NEWTON"))
+      std::fprintf(stderr, "newton %d: E=%.10g |g|=%.3g step=%.3g alpha_filter=%.3g alpha=%.3g\n", it, E,
+                   result.gradient_norm, result.scaled_step, std::min(1.0, objective.max_step_fraction(x, p)), alpha);
     if (!accepted) {
       result.failure = "line search found no decrease";
       return result;
     }
     x = x_trial;
+    objective.end_iteration(x);
   }
   result.failure = "maximum Newton iterations reached";
   return result;
