@@ -11,9 +11,12 @@ void PenaltyMotion::begin_step(const VecX& x_start) {
   // Move the targets by h v while the travelled distance is below the limit.
   const double step = h_ * velocity_.norm();
   const bool moving = travelled_ + step <= limit_ + 1e-12 * std::max(1.0, limit_);
+  fraction_ = 1.0;
   targets_.resize(vertices_.size());
+  starts_.resize(vertices_.size());
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     targets_[i] = x_start.segment(vertices_[i] * dim_, dim_);
+    starts_[i] = targets_[i];
     if (moving) targets_[i] += h_ * velocity_;
   }
   if (moving) travelled_ += step;
@@ -24,7 +27,7 @@ double PenaltyMotion::evaluate(const VecX& x, const AssemblyOutputs& out) const 
   double total = 0.0;
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     const int v = vertices_[i];
-    const VecX r = x.segment(v * dim_, dim_) - targets_[i];
+    const VecX r = x.segment(v * dim_, dim_) - target(i);
     const double k = out.weight * kappa_ * masses_[i];
     total += 0.5 * k * r.squaredNorm();
     if (out.gradient) out.gradient->segment(v * dim_, dim_) += k * r;
@@ -37,7 +40,7 @@ double PenaltyMotion::evaluate(const VecX& x, const AssemblyOutputs& out) const 
 double PenaltyMotion::max_target_error(const VecX& x) const {
   double e = 0.0;
   for (std::size_t i = 0; i < vertices_.size(); ++i)
-    e = std::max(e, (x.segment(vertices_[i] * dim_, dim_) - targets_[i]).norm());
+    e = std::max(e, (x.segment(vertices_[i] * dim_, dim_) - target(i)).norm());
   return e;
 }
 

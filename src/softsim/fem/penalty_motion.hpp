@@ -18,6 +18,8 @@ class PenaltyMotion : public Energy {
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   void begin_step(const VecX& x_start) override;
   void set_time_step(double t, double h) override { h_ = h; }
+  // A stage ending at t + c h pulls towards x^n + c h v (c = 1 after begin_step).
+  void set_stage_fraction(double c) override { fraction_ = c; }
   bool stiffen_if_unmet(const VecX& x) override;
   double stiffness() const { return kappa_; }
   double max_target_error(const VecX& x) const;
@@ -30,7 +32,11 @@ class PenaltyMotion : public Energy {
   double limit_, kappa_, tolerance_;
   double h_ = 0.0;
   double travelled_ = 0.0;
-  std::vector<VecX> targets_;
+  std::vector<VecX> targets_, starts_;  // end-of-step targets and start-of-step positions
+  double fraction_ = 1.0;
+  VecX target(std::size_t i) const {
+    return fraction_ == 1.0 ? targets_[i] : VecX(starts_[i] + fraction_ * (targets_[i] - starts_[i]));
+  }
   const HessianLayout* layout_ = nullptr;
   void declare_stencils(HessianLayout& layout) override { layout_ = &layout; }
 };

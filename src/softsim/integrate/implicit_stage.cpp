@@ -1,6 +1,7 @@
 #include "softsim/integrate/implicit_stage.hpp"
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 #include <limits>
 
 #include "softsim/solve/damped_newton.hpp"
@@ -70,36 +71,56 @@ StageSolver::StageSolver(Model& model, const StepperOptions& options)
   solver_ = uses_residual_form(options) ? make_linear_solver(direct_solver_name(options.linear_solver), model.num_dofs())
                                         : make_linear_solver(options.linear_solver, model.num_dofs());
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
-  inverse_lumped_mass_ = model.mass_times(VecX::Ones(model.num_dofs())).cwiseInverse();
-  auto ldlt = std::make_unique<Eigen::SimplicialLDLT<SparseMat>>(model.mass_matrix());
-  if (ldlt->info() == Eigen::Success) mass_ldlt_ = std::move(ldlt);
 }
 
 void StageSolver::begin_step(const VecX& x_start, double t, double h) {
   begin_model_step(model_, x_start, t, h, 0);
   objective_.freeze_damping_stiffness(x_start);
-  if (!has_damping_) return;
+  // D for force() is built on first use: steppers that never evaluate forces (backward Euler)
+  // pay nothing for it.
+  x_start_ = x_start;
+  damping_ready_ = false;
+  t_start_ = t;
+  h_ = h;
+}
+
+void StageSolver::build_damping() const {
   damping_ = model_.layout().pattern();
   if (model_.rayleigh_beta != 0.0) {
     AssemblyOutputs out;
     out.hessian = &damping_;
     out.weight = model_.rayleigh_beta;
     out.project_psd = true;
-    model_.potential(x_start, out);
+    model_.potential(x_start_, out);
   }
   model_.add_mass_to(damping_, model_.rayleigh_alpha);
+  damping_ready_ = true;
 }
 
 VecX StageSolver::force(const VecX& q, const VecX& v) const {
   VecX g = VecX::Zero(q.size());
   AssemblyOutputs out{&g, nullptr, 1.0, false};
+  // Forces are evaluated at the step start t0 (a0 = M^-1 f(q^n, v^n)): time-dependent penalty
+  // targets are at x^n there (stage fraction 0), not at their end-of-step positions (which made
+  // the penalty force kappa m h v, and a0, explode as kappa grew).
+  model_.set_stage_fraction(0.0);
   model_.potential(q, out);
+  model_.set_stage_fraction(1.0);
   VecX f = -g;
-  if (has_damping_) f -= damping_ * v;
+  if (has_damping_) {
+    if (!damping_ready_) build_damping();
+    f -= damping_ * v;
+  }
   return f;
 }
 
 VecX StageSolver::solve_mass(const VecX& f) const {
+  if (!mass_ready_) {  // factorised on first use (not needed by backward Euler)
+    inverse_lumped_mass_ = model_.mass_times(VecX::Ones(model_.num_dofs())).cwiseInverse();
+    auto ldlt = std::make_unique<Eigen::SimplicialLDLT<SparseMat>>(model_.mass_matrix());
+    if (ldlt->info() == Eigen::Success) mass_ldlt_ = std::move(ldlt);
+    mass_ready_ = true;
+  }
   VecX a = mass_ldlt_ ? VecX(mass_ldlt_->solve(f)) : VecX(inverse_lumped_mass_.cwiseProduct(f));
   // Constrained directions do not accelerate: fixed DOFs and the eliminated local coordinates of
   // slip vertices (reduce_gradient rotates into the slip frames and zeroes them; expand_step
@@ -119,37 +140,54 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
     newton.tolerance = 0.0;  // always take (and accept) the one iteration
     newton.gradient_tolerance = -1.0;
   }
-  const VecX x_start = q;
   model_.boundary.apply_positions(q, model_.rest_positions, t_stage);
-  NewtonResult r;
   history_.clear();
-  if (!uses_residual_form(options_)) {
-    r = minimize(objective_, q, *solver_, newton);
-  } else {
-    // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
-    // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant linearises
-    // at the start-of-step positions (eq. 6), so it starts at v = 0.
-    VecX anchor = q;
-    VecX v = VecX::Zero(q.size());
-    if (!options_.semi_implicit) {
-      VecX guess = q_pred;
-      model_.boundary.apply_positions(guess, model_.rest_positions, t_stage);
-      if (guess.allFinite() && model_.max_step_fraction(anchor, guess - anchor) >= 1.0)
-        v = (guess - anchor) / velocity_scale;
+  // Time-dependent penalty targets follow the stage: a stage ending at t0 + c h pulls towards
+  // x^n + c h v (the first TR-BDF2 stage ends at t0 + h/2, generalized-alpha's unknown lives at
+  // t0 + (1 - alpha_f) h).
+  double fraction = h_ > 0.0 ? std::clamp((t_stage - t_start_) / h_, 0.0, 1.0) : 1.0;
+  if (std::abs(fraction - 1.0) < 1e-9) fraction = 1.0;  // end-of-step stages use the targets exactly
+  model_.set_stage_fraction(fraction);
+  // Penalty-driven motions (the book ch. 11) that missed their targets after a converged solve
+  // stiffen, and the stage is solved again from the current iterate (at most 30 times). This is
+  // the one place every implicit stage (BE, trapezoidal, BDF2, TR-BDF2, SDIRK2, Newmark,
+  // generalized-alpha; potential or residual form; semi-implicit too) goes through.
+  for (int attempt = 0;; ++attempt) {
+    NewtonResult r;
+    if (!uses_residual_form(options_)) {
+      r = minimize(objective_, q, *solver_, newton);
+    } else {
+      // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
+      // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant
+      // linearises at the start-of-step positions (eq. 6), so it starts at v = 0. A penalty
+      // re-solve starts from the current iterate.
+      VecX anchor = q;
+      VecX v = VecX::Zero(q.size());
+      if (!options_.semi_implicit && attempt == 0) {
+        VecX guess = q_pred;
+        model_.boundary.apply_positions(guess, model_.rest_positions, t_stage);
+        if (guess.allFinite() && model_.max_step_fraction(anchor, guess - anchor) >= 1.0)
+          v = (guess - anchor) / velocity_scale;
+      }
+      StageResidual problem(objective_, anchor, velocity_scale);
+      // The unknown is already a velocity: the test is ||dv||_inf < tolerance (m/s), as for the
+      // potential form's ||dq||_inf / s (dividing dv by s again made it 1/s times stricter).
+      NewtonOptions residual_newton = newton;
+      residual_newton.step_scale = 1.0;
+      if (options_.nonlinear_solver == "inexact_newton")
+        r = inexact_newton(problem, v, residual_newton, {}, &history_);
+      else
+        r = damped_newton(problem, v, *solver_, residual_newton, &history_);
+      q = anchor + velocity_scale * v;
     }
-    StageResidual problem(objective_, anchor, velocity_scale);
-    if (options_.nonlinear_solver == "inexact_newton")
-      r = inexact_newton(problem, v, newton, {}, &history_);
-    else
-      r = damped_newton(problem, v, *solver_, newton, &history_);
-    q = anchor + velocity_scale * v;
+    if (options_.semi_implicit && r.iterations == 1 && q.allFinite()) {
+      r.converged = true;
+      r.failure.clear();
+    }
+    result.accumulate(r);
+    if (attempt >= kMaxPenaltyRetries || !result.converged || !model_.stiffen_unmet_penalties(q)) break;
   }
-  if (options_.semi_implicit && r.iterations == 1 && q.allFinite()) {
-    r.converged = true;
-    r.failure.clear();
-  }
-  (void)x_start;
-  result.accumulate(r);
+  model_.set_stage_fraction(1.0);
 }
 
 void StageSolver::dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s,

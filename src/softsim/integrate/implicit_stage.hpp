@@ -20,17 +20,22 @@ namespace softsim {
 
 class StageSolver {
  public:
+  static constexpr int kMaxPenaltyRetries = 30;
   StageSolver(Model& model, const StepperOptions& options);
 
   // Call once per step before anything else: begins the model's step and freezes D.
   void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
-  // f(q, v) = -grad P(q) - D v (elastic + external + Rayleigh with the frozen D).
+  // f(q, v) = -grad P(q) - D v (elastic + external + Rayleigh with the frozen D), at the step's
+  // start time (time-dependent penalty targets at stage fraction 0).
   VecX force(const VecX& q, const VecX& v) const;
   // M^{-1} f with zero along constrained (fixed, slip) directions.
   VecX solve_mass(const VecX& f) const;  // projected onto the unconstrained directions
   VecX acceleration(const VecX& q, const VecX& v) const { return solve_mass(force(q, v)); }
 
-  // Solves (*) for q. q enters as the start-of-step positions (the start guess); t_stage is the
+  // Solves (*) for q. Penalty-driven motions that miss their targets after a converged solve
+  // stiffen (Model::stiffen_unmet_penalties) and the stage is solved again from the current
+  // iterate, at most kMaxPenaltyRetries times; their targets follow the stage time (fraction
+  // (t_stage - t0) / h of the step). q enters as the start-of-step positions (the start guess); t_stage is the
   // time of the stage (for prescribed positions); velocity_scale s relates q to the stage velocity
   // (dq = s dv), used for the convergence test ||dv||_inf < tolerance and by the residual form.
   void solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref, double w_d, double t_stage,
@@ -52,10 +57,15 @@ class StageSolver {
   StepperOptions options_;
   IncrementalPotential objective_;
   std::unique_ptr<LinearSolver> solver_;
-  SparseMat damping_;  // alpha M + beta K(x^n)
+  void build_damping() const;
+  VecX x_start_;
+  double t_start_ = 0.0, h_ = 0.0;  // of the current step
+  mutable SparseMat damping_;  // alpha M + beta K(x^n), built on first use
+  mutable bool damping_ready_ = false;
   bool has_damping_ = false;
   mutable std::unique_ptr<Eigen::SimplicialLDLT<SparseMat>> mass_ldlt_;
-  VecX inverse_lumped_mass_;
+  mutable VecX inverse_lumped_mass_;
+  mutable bool mass_ready_ = false;
   std::vector<double> history_;
 };
 
