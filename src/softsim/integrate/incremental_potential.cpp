@@ -2,7 +2,7 @@
 
 namespace softsim {
 
-IncrementalPotential::IncrementalPotential(const Model& model) : model_(model) {
+IncrementalPotential::IncrementalPotential(Model& model) : model_(model) {
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
 }
 

@@ -11,7 +11,7 @@ namespace softsim {
 
 class IncrementalPotential : public Objective {
  public:
-  explicit IncrementalPotential(const Model& model);
+  explicit IncrementalPotential(Model& model);
 
   // Configures the step problem. damping_weight = 0 disables damping.
   void set_step(const VecX& predictor, double inertia_weight, double potential_weight, const VecX& damping_reference,
@@ -24,10 +24,10 @@ class IncrementalPotential : public Objective {
   double max_step_fraction(const VecX& x, const VecX& p) override { return model_.max_step_fraction(x, p); }
   void reduce(VecX& gradient, SparseMat* hessian) const override;
   void expand(VecX& step) const override { model_.boundary.expand_step(step); }
-  void end_iteration(const VecX& x) override { const_cast<Model&>(model_).end_iteration(x); }
+  void end_iteration(const VecX& x) override { model_.end_iteration(x); }
 
  private:
-  const Model& model_;
+  Model& model_;
   VecX predictor_, damping_reference_;
   double inertia_weight_ = 1.0, potential_weight_ = 1.0, damping_weight_ = 0.0;
   SparseMat damping_;  // alpha M + beta K(x^n), layout pattern
