@@ -96,7 +96,8 @@ void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& e
            "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
            "  <Collection>\n";
     for (const PvdEntry& e : entries)
-      out << fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n", e.time, xml_escape(e.file));
+      out << fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"{}\" file=\"{}\"/>\n", e.time, e.part,
+                         xml_escape(e.file));
     out << "  </Collection>\n</VTKFile>\n";
   });
 }

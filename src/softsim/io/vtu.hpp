@@ -22,6 +22,7 @@ void write_vtu(const std::filesystem::path& path, const Mesh& reference_topology
 struct PvdEntry {
   double time = 0.0;
   std::string file;  // relative to the .pvd's folder
+  int part = 0;      // one part per body: several datasets at the same time step
 };
 
 void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);

@@ -33,7 +33,7 @@ void FrameWriter::write(const State& state, int frame) {
       const std::string name = model_.bodies.size() == 1 ? fmt::format("frame_{:05d}.vtu", frame)
                                                          : fmt::format("{}_{:05d}.vtu", body.name, frame);
       write_vtu(dir_ / name, body.mesh, X.middleRows(body.first_vertex, n), point_data, cell_data);
-      entries_.push_back({state.t, name});
+      entries_.push_back({state.t, name, static_cast<int>(b)});
     }
     const Eigen::MatrixXi& f = dim == 3 ? body.surface.faces : body.mesh.cells;
     if (f.cols() == 3)
