@@ -10,7 +10,7 @@ ExplicitEulerStepper::ExplicitEulerStepper(Model& model, bool symplectic) : mode
 }
 
 StepResult ExplicitEulerStepper::step(State& state, double h) {
-  model_.begin_step(state.x);
+  model_.begin_step(state.x, state.t, h);
   const double damping_alpha = model_.rayleigh_alpha;
   VecX gradient = VecX::Zero(state.x.size());
   AssemblyOutputs out{&gradient, nullptr, 1.0, false};
@@ -26,6 +26,7 @@ StepResult ExplicitEulerStepper::step(State& state, double h) {
     model_.boundary.reduce_gradient(state.v);
     model_.boundary.expand_step(state.v);
   }
+  const VecX x_start = state.x;
   if (symplectic_) {
     state.v += h * accel;
     state.x += h * state.v;
@@ -33,6 +34,11 @@ StepResult ExplicitEulerStepper::step(State& state, double h) {
     state.x += h * state.v;
     state.v += h * accel;
   }
+  // The step filters (CCD, inversion) cap the position update, so that contact is never
+  // crossed even by an explicit method.
+  const VecX p = state.x - x_start;
+  const double alpha = model_.max_step_fraction(x_start, p);
+  if (alpha < 1.0) state.x = x_start + alpha * p;
   model_.boundary.apply_positions(state.x, model_.rest_positions, state.t + h);
   model_.boundary.apply_velocities(state.v, state.t + h);
   state.t += h;
