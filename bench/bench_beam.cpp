@@ -1,0 +1,117 @@
+// Whole-scene benchmark: the seed-000 beam (stable neo-Hookean, E = 1e5 Pa, nu = 0.4, rho = 1000,
+// fixed at both ends, gravity, from rest) with backward Euler, h = 0.01, at ~10K and ~100K tets,
+// for three solver set-ups: projected Newton + CHOLMOD, projected Newton + PCG (incomplete
+// Cholesky), and the residual form with inexact Newton (BiCGSTAB, J p by finite differences).
+// Prints time per step, Newton iterations per step and the per-iteration split into assembly,
+// linear solve and line search (NewtonResult/StepResult timings).
+//
+//   bench_beam [--steps-small N] [--steps-large N] [--only small|large] [--solvers a,b,c]
+// Defaults: 100 steps (1 s) at 10K tets, 10 steps at 100K tets.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/scene.hpp"
+
+using namespace softsim;
+
+namespace {
+
+Scene beam_scene(int nx, int ny, int nz, const std::string& config) {
+  nlohmann::json json = {
+      {"dim", 3},
+      {"time", {{"dt", 0.01}, {"steps", 1}}},
+      {"integrator", {{"type", "backward_euler"}}},
+      {"gravity", {0, -9.81, 0}},
+      {"bodies",
+       {{{"name", "beam"},
+         {"generator", {{"type", "box"}, {"size", {1.0, 0.2, 0.15}}, {"resolution", {nx, ny, nz}}}},
+         {"material", {{"model", "stable_neo_hookean"}, {"E", 1e5}, {"nu", 0.4}, {"density", 1000}}},
+         {"fixed",
+          {{{"box", {{-0.51, -1, -1}, {-0.49, 1, 1}}}}, {{"box", {{0.49, -1, -1}, {0.51, 1, 1}}}}}}}}}};
+  if (config == "inexact_newton") {
+    json["integrator"]["form"] = "residual";
+    json["integrator"]["nonlinear_solver"] = "inexact_newton";
+  } else {
+    json["solver"] = {{"linear_solver", config}};
+  }
+  return parse_scene(json, {});
+}
+
+struct Row {
+  std::string size, config;
+  int tets = 0, dofs = 0, steps = 0, failed = 0;
+  double step_ms = 0, iters = 0, assembly = 0, solve = 0, line_search = 0, linear_iters = 0;
+};
+
+Row run(int nx, int ny, int nz, const std::string& config, int steps) {
+  const Scene scene = beam_scene(nx, ny, nz, config);
+  Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  Row row;
+  row.config = config;
+  row.tets = 5 * nx * ny * nz;
+  row.dofs = model.num_dofs();
+  row.steps = steps;
+  double total_ms = 0, assembly = 0, solve = 0, ls = 0;
+  long iters = 0, lin = 0;
+  for (int n = 0; n < steps; ++n) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const StepResult r = stepper->step(state, scene.dt);
+    total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!r.converged) ++row.failed;
+    iters += r.newton_iterations;
+    lin += r.linear_iterations;
+    assembly += r.assembly_ms;
+    solve += r.solve_ms;
+    ls += r.line_search_ms;
+  }
+  row.step_ms = total_ms / steps;
+  row.iters = double(iters) / steps;
+  row.linear_iters = iters ? double(lin) / iters : 0.0;
+  row.assembly = iters ? assembly / iters : 0;
+  row.solve = iters ? solve / iters : 0;
+  row.line_search = iters ? ls / iters : 0;
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int steps_small = 100, steps_large = 10;
+  std::string only;
+  std::vector<std::string> configs{"cholmod", "pcg", "inexact_newton"};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--steps-small")) steps_small = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--steps-large")) steps_large = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--solvers")) {
+      configs.clear();
+      std::stringstream ss(argv[i + 1]);
+      for (std::string s; std::getline(ss, s, ',');) configs.push_back(s);
+    }
+  }
+  struct Size { const char* name; int nx, ny, nz, steps; };
+  const std::vector<Size> sizes{{"small", 40, 8, 6, steps_small}, {"large", 80, 20, 12, steps_large}};
+  std::printf("| tets | DOFs | solver | steps | ms/step | Newton it/step | lin it/Newton it | assembly ms/it | "
+              "solve ms/it | line search ms/it | (assembly+LS)/it | failed |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto& s : sizes) {
+    if (!only.empty() && only != s.name) continue;
+    for (const auto& c : configs) {
+      const Row r = run(s.nx, s.ny, s.nz, c, s.steps);
+      const double it = r.assembly + r.solve + r.line_search;
+      std::printf("| %d | %d | %s | %d | %.1f | %.2f | %.1f | %.2f | %.2f | %.2f | %.0f%% | %d |\n", r.tets, r.dofs,
+                  r.config.c_str(), r.steps, r.step_ms, r.iters, r.linear_iters, r.assembly, r.solve, r.line_search,
+                  it > 0 ? 100.0 * (r.assembly + r.line_search) / it : 0.0, r.failed);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
