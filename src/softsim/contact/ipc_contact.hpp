@@ -44,6 +44,7 @@ class IpcContact : public Energy {
   void end_iteration(const VecX& x) override;
 
   double stiffness() const { return kappa_; }
+  const IpcOptions& options() const { return options_; }
   const CollisionMesh& collision_mesh() const { return mesh_; }
   // Number of candidate pairs closer than dhat at x.
   int active_pairs(const VecX& x) const;
