@@ -5,6 +5,8 @@
 
 #include "softsim/contact/ipc_contact.hpp"
 #include "softsim/contact/obstacle_barrier.hpp"
+#include "softsim/contact/friction_lagged.hpp"
+#include "softsim/contact/friction_obstacle.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
 #include "softsim/fem/hinge_bending.hpp"
@@ -175,6 +177,16 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   return term;
 }
 
+FrictionOptions friction_options(const Scene& scene) {
+  const auto& f = scene.contact.friction;
+  FrictionOptions o;
+  o.mu = f.mu;
+  o.eps_v = f.eps_v;
+  o.iterations = f.iterations;
+  o.smoothing = friction_smoothing_from_string(f.smoothing);
+  return o;
+}
+
 // IPC between and within all bodies. The state at t = 0 must be intersection-free with every
 // pair apart (the barrier is infinite at contact).
 void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) {
@@ -218,7 +230,10 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
     throw InputError(fmt::format("{}: bodies: the initial state has touching or intersecting surfaces (closest "
                                  "distance {:g} m); separate the bodies or set contact.enabled to false",
                                  file, d));
+  const IpcContact* ipc = contact.get();
   model.add_energy(std::move(contact));
+  // Added after the contact term so that its begin_step (kappa update) runs first.
+  if (scene.contact.friction.mu > 0.0) model.add_energy(std::make_unique<LaggedFriction>(ipc, friction_options(scene)));
 }
 
 }  // namespace
@@ -368,7 +383,12 @@ Model build_model(const Scene& scene) {
       auto barrier = std::make_unique<ObstacleBarrier>(dim, shape, weights, dhat, scene.contact.kappa.value_or(1e5));
       if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
         throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", file, k, o.type == "plane" ? "behind" : "inside", o.type));
+      const ObstacleBarrier* obstacle = barrier.get();
       model.add_energy(std::move(barrier));
+      if (scene.contact.friction.mu > 0.0)
+        model.add_energy(std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat,
+                                                                  scene.contact.kappa.value_or(1e5),
+                                                                  friction_options(scene)));
     }
   }
   if (scene.contact.enabled) add_ipc_contact(model, scene, file);

@@ -308,6 +308,17 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     if (c.has("kappa")) scene.contact.kappa = c.positive("kappa", 1e5);
     scene.contact.barrier = c.string("barrier", scene.contact.barrier, {"ipc", "book"});
     scene.contact.broad_phase = c.string("broad_phase", scene.contact.broad_phase, {"hash", "bvh"});
+    if (c.has("friction")) {
+      const JsonReader f = c.child("friction");
+      auto& fr = scene.contact.friction;
+      fr.mu = f.number("mu", fr.mu, 0.0);
+      fr.eps_v = f.positive("eps_v", fr.eps_v);
+      fr.mode = f.string("mode", fr.mode, {"lagged", "implicit"});
+      if (fr.mode == "implicit") f.fail("mode", "\"implicit\" friction is not implemented yet (use \"lagged\")");
+      fr.iterations = f.integer("iterations", fr.iterations, 1, 100);
+      fr.smoothing = f.string("smoothing", fr.smoothing, {"c1", "rational"});
+      f.finish();
+    }
     c.finish();
   }
   if (root.has("output")) {

@@ -103,6 +103,14 @@ struct ContactSpec {
   std::optional<double> kappa;  // default: automatic for IPC, 1e5 (the book) for obstacles
   std::string barrier = "ipc";      // "ipc" (squared distances) or "book"
   std::string broad_phase = "hash";  // "hash" or "bvh"
+  // Lagged IPC friction (contact.friction): off while mu = 0.
+  struct Friction {
+    double mu = 0.0;
+    double eps_v = 1e-3;             // m/s (stick-slip velocity threshold)
+    std::string mode = "lagged";     // only "lagged" ("implicit" is rejected)
+    int iterations = 1;              // lagged fixed-point updates per step
+    std::string smoothing = "c1";    // "c1" (IPC) or "rational" (seed 003 s_b)
+  } friction;
 };
 
 struct OutputSpec {

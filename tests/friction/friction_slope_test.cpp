@@ -1,0 +1,133 @@
+// A soft block on a slope (gravity tilted by theta, tan theta = 0.2, the ground horizontal):
+// with mu > tan theta lagged friction holds it (creep below 1 mm in 2 s), with mu < tan theta it
+// accelerates at g (sin theta - mu cos theta). Ground: the analytic plane (obstacle friction)
+// and a fixed second box (IPC pairs carry the friction).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/scene.hpp"
+
+namespace softsim {
+namespace {
+
+constexpr double kTan = 0.2, kG = 9.81;
+
+nlohmann::json slope_scene(double mu, bool box_ground, int iterations = 1) {
+  const double theta = std::atan(kTan);
+  nlohmann::json j = R"json({
+    "dim": 3, "time": {"dt": 0.01, "steps": 1},
+    "bodies": [
+      {"name": "block", "generator": {"type": "box", "size": [0.2, 0.2, 0.2], "resolution": [1, 1, 1]},
+       "transform": {"translate": [0, 0.1005, 0]}, "material": {"E": 1e6, "nu": 0.3, "density": 1000}}
+    ],
+    "contact": {"dhat": 0.001},
+    "solver": {"tolerance": 1e-5}
+  })json"_json;
+  j["gravity"] = {kG * std::sin(theta), -kG * std::cos(theta), 0.0};
+  j["contact"]["friction"] = {{"mu", mu}, {"iterations", iterations}};
+  if (box_ground) {
+    j["bodies"].push_back(R"json({"name": "ground", "generator": {"type": "box", "size": [4, 0.2, 1], "resolution": [1, 1, 1]},
+       "transform": {"translate": [1.5, -0.1, 0]}, "material": {"E": 1e6, "nu": 0.3, "density": 1000},
+       "fixed": [{"box": [[-10, -10, -10], [10, 10, 10]]}]})json"_json);
+  } else {
+    j["obstacles"] = R"json([{"type": "plane", "point": [0, 0, 0], "normal": [0, 1, 0]}])json"_json;
+  }
+  return j;
+}
+
+struct Run {
+  std::vector<double> t, x, vx;  // block's mean x position and velocity
+  bool converged = true;
+};
+
+Run run(double mu, bool box_ground, double duration, int iterations = 1) {
+  const Scene scene = parse_scene(slope_scene(mu, box_ground, iterations), "slope.json");
+  Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
+  const int nb = model.bodies[0].mesh.num_vertices(), first = model.bodies[0].first_vertex;
+  Run r;
+  const int steps = static_cast<int>(std::lround(duration / scene.dt));
+  for (int s = 0; s <= steps; ++s) {
+    if (s > 0) {
+      const StepResult res = stepper->step(state, scene.dt);
+      if (!res.converged) {
+        r.converged = false;
+        break;
+      }
+    }
+    double x = 0, v = 0;
+    for (int i = 0; i < nb; ++i) {
+      x += state.x[3 * (first + i)];
+      v += state.v[3 * (first + i)];
+    }
+    r.t.push_back(state.t);
+    r.x.push_back(x / nb);
+    r.vx.push_back(v / nb);
+  }
+  return r;
+}
+
+void check_sticks(bool box_ground) {
+  const Run r = run(0.5, box_ground, 2.0);
+  ASSERT_TRUE(r.converged);
+  const double creep = std::abs(r.x.back() - r.x.front());
+  std::printf("%s ground, mu 0.5 > tan 0.2: creep %.3g mm in %.1f s (final speed %.3g mm/s)\n",
+              box_ground ? "box (IPC)" : "plane", creep * 1e3, r.t.back(), r.vx.back() * 1e3);
+  EXPECT_LT(creep, 1e-3);
+  // Smoothed friction creeps at the speed where mu f1(v h / eps) = tan theta (c1: f1 =
+  // 2r - r^2, r = v / eps_v): v = eps_v (1 - sqrt(1 - tan theta / mu)) = 0.225 mm/s.
+  const double v_creep = 1e-3 * (1 - std::sqrt(1 - kTan / 0.5));
+  EXPECT_NEAR(r.vx.back(), v_creep, 0.05 * v_creep);
+}
+
+void check_slides(bool box_ground, int iterations = 1) {
+  const double mu = 0.1, theta = std::atan(kTan);
+  const double expected = kG * (std::sin(theta) - mu * std::cos(theta));
+  const Run r = run(mu, box_ground, 1.0, iterations);
+  ASSERT_TRUE(r.converged);
+  // Least-squares slope of v(t) over [0.3 s, 1 s] (after the landing transient).
+  double st = 0, sv = 0, stt = 0, stv = 0;
+  int n = 0;
+  for (std::size_t k = 0; k < r.t.size(); ++k) {
+    if (r.t[k] < 0.3 - 1e-9) continue;
+    st += r.t[k], sv += r.vx[k], stt += r.t[k] * r.t[k], stv += r.t[k] * r.vx[k], ++n;
+  }
+  const double a = (n * stv - st * sv) / (n * stt - st * st);
+  std::printf("%s ground, %d iteration(s), mu 0.1 < tan 0.2: acceleration %.4f m/s^2, expected %.4f (error %.2f%%)\n",
+              box_ground ? "box (IPC)" : "plane", iterations, a, expected, 100 * (a - expected) / expected);
+  EXPECT_NEAR(a, expected, 0.05 * expected);
+}
+
+TEST(FrictionSlope, PlaneObstacleHoldsBlockWhenMuExceedsTanTheta) { check_sticks(false); }
+TEST(FrictionSlope, PlaneObstacleSlidingAcceleration) { check_slides(false); }
+TEST(FrictionSlope, IpcGroundHoldsBlockWhenMuExceedsTanTheta) { check_sticks(true); }
+TEST(FrictionSlope, IpcGroundSlidingAcceleration) { check_slides(true); }
+TEST(FrictionSlope, FixedPointIterationsSlidingAcceleration) {
+  check_slides(false, 3);
+  check_slides(true, 3);
+}
+
+TEST(FrictionScene, ImplicitModeIsRejected) {
+  nlohmann::json j = slope_scene(0.3, false);
+  j["contact"]["friction"]["mode"] = "implicit";
+  try {
+    parse_scene(j, "slope.json");
+    FAIL() << "implicit friction accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("not implemented yet"), std::string::npos) << e.what();
+  }
+  j["contact"]["friction"]["mode"] = "lagged";
+  j["contact"]["friction"]["smoothing"] = "rational";
+  const Scene scene = parse_scene(j, "slope.json");
+  EXPECT_EQ(scene.contact.friction.smoothing, "rational");
+  EXPECT_DOUBLE_EQ(scene.contact.friction.mu, 0.3);
+  EXPECT_DOUBLE_EQ(scene.contact.friction.eps_v, 1e-3);
+}
+
+}  // namespace
+}  // namespace softsim
