@@ -93,7 +93,7 @@ def main(argv):
         dash = f' stroke-dasharray="{DASHES[k % len(DASHES)]}"' if DASHES[k % len(DASHES)] else ""
         c = COLOURS[k % len(COLOURS)]
         s.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="1.6"{dash}/>')
-        ly = T + 18 + 18 * k
+        ly = T + (H - T - B) // 3 + 18 * k  # below the top curves, above a decaying one
         s.append(f'<line x1="{W-R-170}" y1="{ly}" x2="{W-R-140}" y2="{ly}" stroke="{c}" stroke-width="2"{dash}/>')
         s.append(f'<text x="{W-R-134}" y="{ly+4}">{label}</text>')
     s.append("</svg>")
