@@ -72,6 +72,7 @@ void LaggedFriction::freeze(const VecX& x) {
 
 void LaggedFriction::begin_step(const VecX& x_start) {
   x_start_ = x_start;
+  start_positions_ = contact_->collision_mesh().positions(x_start);
   fixed_point_iteration_ = 1;
   freeze(x_start);
 }
@@ -86,7 +87,7 @@ bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const CollisionMesh& mesh = contact_->collision_mesh();
-  return assemble_friction(contacts_, mesh.positions(x), mesh.positions(x_start_), options_.mu, options_.smoothing,
+  return assemble_friction(contacts_, mesh.positions(x), start_positions_, options_.mu, options_.smoothing,
                            eps(), mesh.num_dof_vertices, out);
 }
 

@@ -59,6 +59,7 @@ class LaggedFriction : public Energy {
   double h_ = 0.0;
   int fixed_point_iteration_ = 0;
   VecX x_start_;
+  VertexRows start_positions_;  // mesh.positions(x_start_)
   std::vector<FrictionContact> contacts_;
 };
 

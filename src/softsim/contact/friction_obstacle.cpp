@@ -32,6 +32,7 @@ void LaggedObstacleFriction::freeze(const VecX& x) {
 
 void LaggedObstacleFriction::begin_step(const VecX& x_start) {
   x_start_ = x_start;
+  start_positions_ = as_rows(x_start, dim_);
   fixed_point_iteration_ = 1;
   freeze(x_start);
 }
@@ -46,7 +47,7 @@ bool LaggedObstacleFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedObstacleFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const int n = static_cast<int>(x.size()) / dim_;
-  return assemble_friction(contacts_, as_rows(x, dim_), as_rows(x_start_, dim_), options_.mu, options_.smoothing,
+  return assemble_friction(contacts_, as_rows(x, dim_), start_positions_, options_.mu, options_.smoothing,
                            options_.eps_v * h_, n, out);
 }
 

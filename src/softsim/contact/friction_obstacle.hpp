@@ -36,6 +36,7 @@ class LaggedObstacleFriction : public Energy {
   double h_ = 0.0;
   int fixed_point_iteration_ = 0;
   VecX x_start_;
+  VertexRows start_positions_;  // x_start_ as rows
   std::vector<FrictionContact> contacts_;
 };
 
