@@ -222,9 +222,24 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
     return all;
   };
   const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
-  if (edges.rows() == 0) return;  // nothing that points could touch
-  auto contact = std::make_unique<IpcContact>(
-      model, build_collision_mesh(dim, model.num_vertices(), edges, faces, points), options);
+  CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
+  // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
+  bool has_mesh_obstacle = false;
+  for (const ObstacleSpec& o : scene.obstacles) {
+    if (o.type != "mesh") continue;
+    std::filesystem::path path = o.mesh;
+    if (path.is_relative() && !scene.file.empty()) path = scene.file.parent_path() / path;
+    Mesh mesh = read_mesh(path, dim);
+    validate_mesh(mesh, path.string());
+    if (mesh.cell_type() != CellType::Triangle)
+      throw InputError(fmt::format("{}: {}.mesh: an obstacle mesh needs triangles, {} has {} cells", file, o.path,
+                                   path.string(), to_string(mesh.cell_type())));
+    apply_transform(mesh, o.transform, dim);
+    add_obstacle(collision, mesh.vertices, dim == 3 ? mesh.cells : extract_surface(mesh).edges);
+    has_mesh_obstacle = true;
+  }
+  if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
+  auto contact = std::make_unique<IpcContact>(model, std::move(collision), options);
   const double d = contact->min_contact_distance(model.rest_positions);
   if (!(d > 0.0))
     throw InputError(fmt::format("{}: bodies: the initial state has touching or intersecting surfaces (closest "
@@ -366,6 +381,7 @@ Model build_model(const Scene& scene) {
     const double dhat = scene.contact.dhat.value_or(1e-3 * diagonal);
     for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
       const ObstacleSpec& o = scene.obstacles[k];
+      if (o.type == "mesh") continue;  // part of the IPC collision mesh (add_ipc_contact)
       std::vector<double> weights(area.size());
       for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
       AnalyticObstacle shape;
@@ -391,6 +407,10 @@ Model build_model(const Scene& scene) {
                                                                   friction_options(scene)));
     }
   }
+  const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                                          [](const ObstacleSpec& o) { return o.type == "mesh"; });
+  if (mesh_obstacles && !scene.contact.enabled)
+    throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need IPC contact, which is disabled", file));
   if (scene.contact.enabled) add_ipc_contact(model, scene, file);
   model.finalize();
   return model;

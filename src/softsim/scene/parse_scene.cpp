@@ -50,6 +50,24 @@ SelectionSpec read_selection(const JsonReader& r, int dim) {
   return s;
 }
 
+TransformSpec read_transform(const JsonReader& t, int dim) {
+  TransformSpec tr;
+  tr.translate = read_vec(t, "translate", Vec3::Zero(), dim);
+  if (dim == 2) {
+    tr.rotate_degrees.z() = t.number("rotate", 0.0);
+  } else {
+    tr.rotate_degrees = read_vec(t, "rotate", Vec3::Zero(), 3);
+  }
+  if (t.has("scale") && t.node().at("scale").is_number()) {
+    tr.scale = Vec3::Constant(t.positive("scale", 1.0));
+  } else {
+    tr.scale = read_vec(t, "scale", Vec3::Ones(), dim, 1.0);
+    if (tr.scale.minCoeff() <= 0) t.fail("scale", "expected positive scale factors");
+  }
+  t.finish();
+  return tr;
+}
+
 MaterialSpec read_material(const JsonReader& r, const std::string& kind) {
   MaterialSpec m;
   std::vector<std::string> models = material_model_names();
@@ -110,22 +128,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     g.finish();
     b.generator = gen;
   }
-  if (r.has("transform")) {
-    const JsonReader t = r.child("transform");
-    b.transform.translate = read_vec(t, "translate", Vec3::Zero(), dim);
-    if (dim == 2) {
-      b.transform.rotate_degrees.z() = t.number("rotate", 0.0);
-    } else {
-      b.transform.rotate_degrees = read_vec(t, "rotate", Vec3::Zero(), 3);
-    }
-    if (t.has("scale") && t.node().at("scale").is_number()) {
-      b.transform.scale = Vec3::Constant(t.positive("scale", 1.0));
-    } else {
-      b.transform.scale = read_vec(t, "scale", Vec3::Ones(), dim, 1.0);
-      if (b.transform.scale.minCoeff() <= 0) t.fail("scale", "expected positive scale factors");
-    }
-    t.finish();
-  }
+  if (r.has("transform")) b.transform = read_transform(r.child("transform"), dim);
   if (r.has("material")) {
     b.material = read_material(r.child("material"), b.kind);
   } else if (b.kind == "shell") {
@@ -283,8 +286,13 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     for (std::size_t i = 0; i < obstacles.array_size(); ++i) {
       const JsonReader o = obstacles.element(i);
       ObstacleSpec spec;
-      spec.type = o.string("type", "plane", {"plane", "sphere", "box"});
-      if (spec.type == "plane") {
+      spec.type = o.string("type", "plane", {"plane", "sphere", "box", "mesh"});
+      spec.path = o.path();
+      if (spec.type == "mesh") {
+        if (!o.has("mesh")) o.fail("mesh", "missing; a mesh obstacle needs a surface mesh file");
+        spec.mesh = o.string("mesh", "");
+        if (o.has("transform")) spec.transform = read_transform(o.child("transform"), dim);
+      } else if (spec.type == "plane") {
         spec.point = read_vec(o, "point", Vec3::Zero(), dim);
         spec.normal = read_vec(o, "normal", Vec3::UnitY(), dim);
         if (spec.normal.norm() < 1e-12) o.fail("normal", "expected a non-zero vector");

@@ -94,6 +94,9 @@ struct ObstacleSpec {
   Vec3 normal = Vec3::UnitY();
   double radius = 0.5;         // sphere (m)
   Vec3 size = Vec3::Ones();    // box: full extent along each axis (m)
+  std::filesystem::path mesh;  // mesh: a triangle (3D) or edge (2D) surface, static
+  TransformSpec transform;     // mesh: applied as for bodies
+  std::string path;            // JSON path
 };
 
 // Barrier contact with obstacles (the book ch. 7): dhat (m), kappa (the book's stiffness).
