@@ -1,0 +1,163 @@
+// The book's 2D contact cases (digest sec. 6, 8, 10, 12) as scene files, frictionless (friction
+// does not exist yet), through the production path with the exact intersection check after
+// every step.
+#include <gtest/gtest.h>
+
+#include "contact_scene_util.hpp"
+
+namespace softsim::test {
+namespace {
+
+// The bottom of body b (min y over its vertices).
+double bottom(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).minCoeff(); }
+double top(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).maxCoeff(); }
+
+// Mass-spring nodes (body `points`) inside any triangle of body `solid`.
+std::size_t nodes_inside(const Model& model, const VecX& x, int points, int solid) {
+  std::vector<int> ids;
+  for (int i = 0; i < model.bodies[points].mesh.num_vertices(); ++i) ids.push_back(model.bodies[points].first_vertex + i);
+  const Eigen::MatrixXi T = model.bodies[solid].mesh.cells.array() + model.bodies[solid].first_vertex;
+  return points_in_triangles_2d(as_rows(x, 2), ids, T).size();
+}
+
+TEST(Book2DContact, SquareDropComesToRestOnTheGroundNeverBelowIt) {
+  const Scene scene = read_scene(scene_file("book_square_drop.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  double min_y = HUGE_VAL, max_compression = 0.0;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    min_y = std::min(min_y, bottom(model, state.x, 0));
+    max_compression = std::max(max_compression, 1.0 - (top(model, state.x, 0) - bottom(model, state.x, 0)));
+  });
+  print_stats("book_square_drop", s);
+  const double gap = bottom(model, state.x, 0) + 1.0, speed = max_speed(model, state.v);
+  std::printf("[ scene ] book_square_drop: min y over run %.6f (ground -1), final gap %.3e m, max compression %.4f m, "
+              "final max speed %.3e m/s\n", min_y, gap, max_compression, speed);
+  EXPECT_GT(min_y, -1.0);
+  EXPECT_LT(gap, scene.contact.dhat.value());  // resting in the barrier layer
+  EXPECT_LT(speed, 1e-2);                      // settled
+  EXPECT_GT(max_compression, 0.0);
+}
+
+TEST(Book2DContact, CompressingSquareIsCrushedToTheCeilingsLimit) {
+  const Scene scene = read_scene(scene_file("book_compressing_square.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  double min_y = HUGE_VAL, min_clearance = HUGE_VAL;
+  std::size_t inside = 0;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    min_y = std::min(min_y, bottom(model, state.x, 0));
+    min_clearance = std::min(min_clearance, bottom(model, state.x, 1) - top(model, state.x, 0));
+    inside += nodes_inside(model, state.x, 0, 1);
+  });
+  print_stats("book_compressing_square", s);
+  const double ceiling = bottom(model, state.x, 1), height = top(model, state.x, 0) - bottom(model, state.x, 0);
+  std::printf("[ scene ] book_compressing_square: ceiling bottom %.4f (target -0.6), square y in [%.4f, %.4f] "
+              "(height %.4f), min y over run %.6f, min ceiling clearance %.3e m\n",
+              ceiling, bottom(model, state.x, 0), top(model, state.x, 0), height, min_y, min_clearance);
+  EXPECT_EQ(s.max_intersections, 0u);
+  EXPECT_EQ(inside, 0u) << "mass-spring nodes inside the ceiling";
+  EXPECT_GT(min_clearance, 0.0);
+  EXPECT_GT(min_y, -1.0);
+  EXPECT_NEAR(ceiling, -0.6, 0.02);
+  EXPECT_LT(height, 0.4 + 0.02);
+}
+
+TEST(Book2DContact, InversionFreeElasticityNoTriangleEverInverts) {
+  const Scene scene = read_scene(scene_file("book_inversion_free.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const Eigen::MatrixXi T = model.bodies[0].mesh.cells.array() + model.bodies[0].first_vertex;
+  auto min_area_ratio = [&](const VecX& x) {
+    const Eigen::MatrixXd X = as_rows(model.rest_positions, 2), V = as_rows(x, 2);
+    double r = HUGE_VAL;
+    for (int t = 0; t < T.rows(); ++t) {
+      auto area = [&](const auto& P) {
+        const Eigen::RowVector2d a = P.row(T(t, 1)) - P.row(T(t, 0)), b = P.row(T(t, 2)) - P.row(T(t, 0));
+        return a.x() * b.y() - a.y() * b.x();
+      };
+      r = std::min(r, area(V) / area(X));
+    }
+    return r;
+  };
+  int inverted_steps = 0;
+  double min_ratio = HUGE_VAL, min_y = HUGE_VAL;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    // det F > 0 exactly: orient2d of every triangle keeps the sign it has at rest.
+    const Eigen::MatrixXd V = as_rows(state.x, 2), X = as_rows(model.rest_positions, 2);
+    const Eigen::Matrix<double, Eigen::Dynamic, 2, Eigen::RowMajor> Vr = V, Xr = X;
+    for (int t = 0; t < T.rows(); ++t)
+      if (orient2d(Vr.row(T(t, 0)).data(), Vr.row(T(t, 1)).data(), Vr.row(T(t, 2)).data()) !=
+          orient2d(Xr.row(T(t, 0)).data(), Xr.row(T(t, 1)).data(), Xr.row(T(t, 2)).data())) {
+        ++inverted_steps;
+        break;
+      }
+    min_ratio = std::min(min_ratio, min_area_ratio(state.x));
+    min_y = std::min(min_y, bottom(model, state.x, 0));
+  });
+  print_stats("book_inversion_free", s);
+  const double ceiling = bottom(model, state.x, 1), height = top(model, state.x, 0) - bottom(model, state.x, 0);
+  std::printf("[ scene ] book_inversion_free: ceiling bottom %.4f (target -0.7), square height %.4f, min det F "
+              "(area ratio) %.4f, steps with an inverted triangle %d, min y %.6f\n",
+              ceiling, height, min_ratio, inverted_steps, min_y);
+  EXPECT_EQ(s.max_intersections, 0u);
+  EXPECT_EQ(inverted_steps, 0);
+  EXPECT_GT(min_ratio, 0.0);
+  EXPECT_GT(min_y, -1.0);
+  EXPECT_NEAR(ceiling, -0.7, 0.02);
+  EXPECT_LT(height, 0.3 + 0.02);
+}
+
+TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
+  const Scene scene = read_scene(scene_file("book_self_contact_2d.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const Eigen::RowVector2d bottom_start = body_rows(model, state.x, 1).colwise().mean();
+  double min_y = HUGE_VAL;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    min_y = std::min({min_y, bottom(model, state.x, 0), bottom(model, state.x, 1)});
+  });
+  print_stats("book_self_contact_2d", s);
+  const Eigen::RowVector2d top_c = body_rows(model, state.x, 0).colwise().mean(),
+                           bottom_c = body_rows(model, state.x, 1).colwise().mean();
+  std::printf("[ scene ] book_self_contact_2d: ceiling bottom %.4f (target -0.7); top square centre (%.4f, %.4f), "
+              "bottom %.6f; bottom square centre (%.4f, %.4f) moved %.4f m; min y %.6f\n",
+              bottom(model, state.x, 2), top_c.x(), top_c.y(), bottom(model, state.x, 0), bottom_c.x(), bottom_c.y(),
+              (bottom_c - bottom_start).norm(), min_y);
+  EXPECT_EQ(s.max_intersections, 0u);
+  EXPECT_GT(min_y, -1.0);
+  EXPECT_LT(bottom(model, state.x, 0), -1.0 + 0.01) << "the top square should end on the ground";
+}
+
+TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
+  const Scene scene = read_scene(scene_file("self_touch_c_shape.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  // Inner faces of the slot: rest y = 0.3 (upper arm) and y = 0.2 (lower arm), x >= 0.3.
+  std::vector<int> upper, lower;
+  const MatX& X = model.bodies[0].mesh.vertices;
+  for (int i = 0; i < X.rows(); ++i) {
+    if (X(i, 0) < 0.3 - 1e-9) continue;
+    if (std::abs(X(i, 1) - 0.3) < 1e-9) upper.push_back(i);
+    if (std::abs(X(i, 1) - 0.2) < 1e-9) lower.push_back(i);
+  }
+  ASSERT_EQ(upper.size(), 8u);
+  const IpcContact* ipc = find_ipc(model);
+  ASSERT_NE(ipc, nullptr);
+  double min_gap = HUGE_VAL, min_ipc = HUGE_VAL;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    const Eigen::MatrixXd V = body_rows(model, state.x, 0);
+    for (int a : upper)
+      for (int b : lower) min_gap = std::min(min_gap, (V.row(a) - V.row(b)).norm());
+    min_ipc = std::min(min_ipc, ipc->min_contact_distance(state.x));
+  });
+  print_stats("self_touch_c_shape", s);
+  std::printf("[ scene ] self_touch_c_shape: slot (rest 0.1 m) closed to %.3e m between inner-face vertices, min IPC "
+              "distance %.3e m (dhat %.3g)\n", min_gap, min_ipc, scene.contact.dhat.value());
+  EXPECT_EQ(s.max_intersections, 0u);
+  EXPECT_GT(min_ipc, 0.0);
+  EXPECT_LT(min_gap, 2 * scene.contact.dhat.value()) << "the arms should touch";
+}
+
+}  // namespace
+}  // namespace softsim::test
