@@ -326,6 +326,13 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
       fr.iterations = f.integer("iterations", fr.iterations, 1, 100);
       fr.smoothing = f.string("smoothing", fr.smoothing, {"c1", "rational"});
       f.finish();
+      // Newton's velocity criterion must resolve the stick-slip velocity, or a body that should
+      // start sliding from rest stops after one tiny step: unless solver.tolerance is given,
+      // it defaults to eps_v / 10 when friction is on.
+      const bool tolerance_given = root.node().contains("solver") && root.node()["solver"].is_object() &&
+                                   root.node()["solver"].contains("tolerance");
+      if (fr.mu > 0.0 && !tolerance_given)
+        scene.integrator.newton.tolerance = std::min(scene.integrator.newton.tolerance, 0.1 * fr.eps_v);
     }
     c.finish();
   }
