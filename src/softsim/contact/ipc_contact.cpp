@@ -42,6 +42,18 @@ IpcContact::IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions&
   }
 }
 
+BarrierValue IpcContact::barrier_of(double s) const {
+  const double xi = options_.thickness;
+  if (xi == 0.0) return barrier_of_squared_distance(options_.form, s, options_.dhat, 1.0);
+  // s_gap = (sqrt(s) - xi)^2: ds_gap/ds = 1 - xi/sqrt(s), d2s_gap/ds2 = xi / (2 s^1.5).
+  const double d = std::sqrt(s);
+  const double gap = d - xi;
+  if (!(gap > 0.0)) return {std::numeric_limits<double>::infinity(), 0.0, 0.0};
+  const BarrierValue b = barrier_of_squared_distance(options_.form, gap * gap, options_.dhat, 1.0);
+  const double a = 1.0 - xi / d, c = xi / (2.0 * s * d);
+  return {b.value, b.first * a, b.second * a * a + b.first * c};
+}
+
 Candidates IpcContact::candidates_near(const VecX& x) const {
   // Candidates of the last CCD query cover every point of its segment within dhat.
   if (cache_.valid && cache_.x0.size() == x.size()) {
@@ -53,13 +65,13 @@ Candidates IpcContact::candidates_near(const VecX& x) const {
         (dx - alpha * cache_.p).lpNorm<Eigen::Infinity>() <= 1e-13 * scale)
       return cache_.candidates;
   }
-  return proximity_candidates(mesh_, x, options_.dhat, options_.broad_phase);
+  return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
 
 std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Candidates& c, bool derivatives) const {
   const VertexRows V = mesh_.positions(x);
   const VertexRows X = mesh_.positions(model_.rest_positions);
-  const double shat = options_.dhat * options_.dhat;
+  const double shat = reach() * reach();
   const std::size_t nvf = c.vertex_face.size(), nee = c.edge_edge.size(), nve = c.vertex_edge.size();
   std::vector<PairTerm> terms(nvf + nee + nve);
   parallel_for(terms.size(), [&](std::size_t i) {
@@ -74,11 +86,10 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
       if (!(s < shat)) return;
       t.active = true;
       if (!derivatives) {
-        t.value = barrier_of_squared_distance(options_.form, s, options_.dhat, 1.0).value;
+        t.value = barrier_of(s).value;
         return;
       }
-      const auto d = compose_barrier(barrier_of_squared_distance(options_.form, s, options_.dhat, 1.0),
-                                     point_triangle_distance(p, t0, t1, t2));
+      const auto d = compose_barrier(barrier_of(s), point_triangle_distance(p, t0, t1, t2));
       t.value = d.value;
       t.grad = d.grad;
       t.hess = d.hess;
@@ -96,11 +107,14 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
       // The mollifier's threshold uses rest positions (IPC: eps_x = 1e-3 |ea|^2 |eb|^2).
       const double eps_x = edge_edge_mollifier_threshold(row<3>(X, t.ids[0]), row<3>(X, t.ids[1]),
                                                          row<3>(X, t.ids[2]), row<3>(X, t.ids[3]));
-      const auto d = mollified_edge_edge_barrier(ea0, ea1, eb0, eb1, eps_x, options_.form, options_.dhat, 1.0);
-      t.value = d.value;
+      // E = m b (IPC's mollified edge-edge barrier), with the product rule for derivatives.
+      const auto dist = edge_edge_distance(ea0, ea1, eb0, eb1);
+      const auto bar = compose_barrier(barrier_of(s), dist);
+      const auto m = edge_edge_mollifier(ea0, ea1, eb0, eb1, eps_x);
+      t.value = m.value * bar.value;
       if (derivatives) {
-        t.grad = d.grad;
-        t.hess = d.hess;
+        t.grad = m.value * bar.grad + bar.value * m.grad;
+        t.hess = m.value * bar.hess + m.grad * bar.grad.transpose() + bar.grad * m.grad.transpose() + bar.value * m.hess;
       }
     } else {
       const auto [v, e] = c.vertex_edge[i - nvf - nee];
@@ -112,7 +126,7 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
       const double s = point_edge_distance_squared(p, e0, e1);
       if (!(s < shat)) return;
       t.active = true;
-      const auto b = barrier_of_squared_distance(options_.form, s, options_.dhat, 1.0);
+      const auto b = barrier_of(s);
       t.value = b.value;
       if (derivatives) {
         const auto d = compose_barrier(b, point_edge_distance(p, e0, e1));
@@ -126,7 +140,7 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
 
 double IpcContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
-  const Candidates c = derivatives ? proximity_candidates(mesh_, x, options_.dhat, options_.broad_phase)
+  const Candidates c = derivatives ? proximity_candidates(mesh_, x, reach(), options_.broad_phase)
                                    : candidates_near(x);
   std::vector<PairTerm> terms = pair_terms(x, c, derivatives);
   const int dim = mesh_.dim;
@@ -170,7 +184,7 @@ double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
   const VecX x1 = x + p;
   // Candidates whose swept boxes come within dhat: they serve CCD now and the line search's
   // energy evaluations along this segment.
-  cache_.candidates = ccd_candidates(mesh_, x, x1, options_.dhat, options_.broad_phase);
+  cache_.candidates = ccd_candidates(mesh_, x, x1, reach(), options_.broad_phase);
   cache_.x0 = x;
   cache_.p = p;
   cache_.valid = true;
@@ -178,6 +192,7 @@ double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
   const VertexRows V0 = mesh_.positions(x), V1 = mesh_.positions(x1);
   AccdOptions accd;
   accd.rescaling = options_.ccd_safety;
+  accd.min_separation = options_.thickness;
   const std::size_t nvf = c.vertex_face.size(), nee = c.edge_edge.size(), nve = c.vertex_edge.size();
   std::vector<double> toi(nvf + nee + nve, 1.0);
   parallel_for(toi.size(), [&](std::size_t i) {
@@ -207,7 +222,7 @@ double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
 }
 
 double IpcContact::min_contact_distance(const VecX& x) const {
-  const Candidates c = proximity_candidates(mesh_, x, options_.dhat, options_.broad_phase);
+  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
   const VertexRows V = mesh_.positions(x);
   double smin = std::numeric_limits<double>::infinity();
   for (const auto& [v, f] : c.vertex_face)
@@ -223,7 +238,7 @@ double IpcContact::min_contact_distance(const VecX& x) const {
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  const Candidates c = proximity_candidates(mesh_, x, options_.dhat, options_.broad_phase);
+  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
   int n = 0;
   for (const PairTerm& t : pair_terms(x, c, false)) n += t.active;
   return n;
@@ -231,7 +246,7 @@ int IpcContact::active_pairs(const VecX& x) const {
 
 void IpcContact::initialise_stiffness(const VecX& x) {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
-  const Candidates c = proximity_candidates(mesh_, x, options_.dhat, options_.broad_phase);
+  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
   std::vector<PairTerm> terms = pair_terms(x, c, true);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
@@ -273,7 +288,8 @@ void IpcContact::end_iteration(const VecX& x) {
   }
   const double d = min_contact_distance(x);
   if (std::isfinite(d) && std::isfinite(previous_min_distance_))
-    kappa_ = update_barrier_stiffness(previous_min_distance_, d, kappa_, kappa_max_, 1e-3 * options_.dhat);
+    kappa_ = update_barrier_stiffness(previous_min_distance_ - options_.thickness, d - options_.thickness, kappa_,
+                                      kappa_max_, 1e-3 * options_.dhat);
   previous_min_distance_ = d;
 }
 
@@ -286,7 +302,8 @@ void IpcContact::begin_step(const VecX& x_start) {
   }
   const double d = min_contact_distance(x_start);
   if (!options_.kappa && std::isfinite(d) && std::isfinite(previous_min_distance_))
-    kappa_ = update_barrier_stiffness(previous_min_distance_, d, kappa_, kappa_max_, 1e-3 * options_.dhat);
+    kappa_ = update_barrier_stiffness(previous_min_distance_ - options_.thickness, d - options_.thickness, kappa_,
+                                      kappa_max_, 1e-3 * options_.dhat);
   previous_min_distance_ = d;
 }
 

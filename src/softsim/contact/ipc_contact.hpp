@@ -27,6 +27,9 @@ struct IpcOptions {
   BarrierForm form = BarrierForm::ipc_squared;
   BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
   double ccd_safety = 0.9;              // ACCD rescaling s (the book)
+  // Minimum separation xi (m), e.g. a shell's thickness: the barrier acts on the gap d - xi
+  // (active for d < xi + dhat) and CCD keeps d >= xi.
+  double thickness = 0.0;
 };
 
 class IpcContact : public Energy {
@@ -55,6 +58,9 @@ class IpcContact : public Energy {
   // Per pair: the barrier (without kappa) with derivatives when requested.
   std::vector<PairTerm> pair_terms(const VecX& x, const Candidates& c, bool derivatives) const;
   void initialise_stiffness(const VecX& x);
+  // The barrier as a function of the squared distance s, acting on the gap sqrt(s) - thickness.
+  BarrierValue barrier_of(double s) const;
+  double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 
   const Model& model_;
   CollisionMesh mesh_;

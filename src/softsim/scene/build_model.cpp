@@ -198,6 +198,7 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   options.kappa = scene.contact.kappa;
   options.form = scene.contact.barrier == "book" ? BarrierForm::book_unsquared : BarrierForm::ipc_squared;
   options.broad_phase = scene.contact.broad_phase == "bvh" ? BroadPhaseMethod::BVH : BroadPhaseMethod::SpatialHash;
+  options.thickness = scene.contact.thickness;
   // Collision geometry: surfaces of solids and shells; the vertices of edge-only (mass-spring
   // grid) bodies as points, since their crossing diagonals would intersect each other.
   std::vector<MatXi> edge_blocks, face_blocks;
@@ -241,7 +242,7 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
   auto contact = std::make_unique<IpcContact>(model, std::move(collision), options);
   const double d = contact->min_contact_distance(model.rest_positions);
-  if (!(d > 0.0))
+  if (!(d > options.thickness))
     throw InputError(fmt::format("{}: bodies: the initial state has touching or intersecting surfaces (closest "
                                  "distance {:g} m); separate the bodies or set contact.enabled to false",
                                  file, d));

@@ -316,6 +316,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     if (c.has("kappa")) scene.contact.kappa = c.positive("kappa", 1e5);
     scene.contact.barrier = c.string("barrier", scene.contact.barrier, {"ipc", "book"});
     scene.contact.broad_phase = c.string("broad_phase", scene.contact.broad_phase, {"hash", "bvh"});
+    scene.contact.thickness = c.number("thickness", scene.contact.thickness, 0.0);
     if (c.has("friction")) {
       const JsonReader f = c.child("friction");
       auto& fr = scene.contact.friction;

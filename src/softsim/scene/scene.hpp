@@ -106,6 +106,7 @@ struct ContactSpec {
   std::optional<double> kappa;  // default: automatic for IPC, 1e5 (the book) for obstacles
   std::string barrier = "ipc";      // "ipc" (squared distances) or "book"
   std::string broad_phase = "hash";  // "hash" or "bvh"
+  double thickness = 0.0;  // m: minimum separation kept between surfaces (shells)
   // Lagged IPC friction (contact.friction): off while mu = 0.
   struct Friction {
     double mu = 0.0;
