@@ -187,6 +187,48 @@ FrictionOptions friction_options(const Scene& scene) {
   return o;
 }
 
+Mesh load_obstacle_mesh(const Scene& scene, const ObstacleSpec& o, const std::string& file) {
+  std::filesystem::path path = o.mesh;
+  if (path.is_relative() && !scene.file.empty()) path = scene.file.parent_path() / path;
+  Mesh mesh = read_mesh(path, scene.dim);
+  validate_mesh(mesh, path.string());
+  if (mesh.cell_type() != CellType::Triangle)
+    throw InputError(fmt::format("{}: {}.mesh: an obstacle mesh needs triangles, {} has {} cells", file, o.path,
+                                 path.string(), to_string(mesh.cell_type())));
+  apply_transform(mesh, o.transform, scene.dim);
+  return mesh;
+}
+
+// A moving mesh obstacle is a body without elasticity whose every vertex is driven by penalty
+// towards x^n + h v (the book ch. 11, as its moving ceiling): it stays intersection-free through
+// the same IPC and CCD as the bodies. Its vertices get 1 kg each with gravity cancelled, so the
+// penalty only has to push through contact.
+void add_kinematic_meshes(Model& model, const Scene& scene, const std::string& file) {
+  const int dim = scene.dim;
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const ObstacleSpec& o = scene.obstacles[k];
+    if (o.type != "mesh" || !o.velocity) continue;
+    Body body;
+    body.name = fmt::format("obstacle{}", k);
+    body.mesh = load_obstacle_mesh(scene, o, file);
+    body.surface = extract_surface(body.mesh);
+    body.first_vertex = model.add_vertices(body.mesh.vertices);
+    std::vector<int> ids;
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) {
+      model.add_lumped_mass(body.first_vertex + i, 1.0);
+      ids.push_back(body.first_vertex + i);
+    }
+    VecX forces = VecX::Zero(model.num_dofs());
+    forces.head(model.nodal_forces.size()) = model.nodal_forces;
+    model.nodal_forces = forces;
+    for (int v : ids) model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -model.gravity.head(dim);
+    model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
+                                                     o.velocity->head(dim), o.limit, 1e3,
+                                                     scene.integrator.newton.tolerance));
+    model.bodies.push_back(std::move(body));
+  }
+}
+
 // IPC between and within all bodies. The state at t = 0 must be intersection-free with every
 // pair apart (the barrier is infinite at contact).
 void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) {
@@ -227,15 +269,8 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
   bool has_mesh_obstacle = false;
   for (const ObstacleSpec& o : scene.obstacles) {
-    if (o.type != "mesh") continue;
-    std::filesystem::path path = o.mesh;
-    if (path.is_relative() && !scene.file.empty()) path = scene.file.parent_path() / path;
-    Mesh mesh = read_mesh(path, dim);
-    validate_mesh(mesh, path.string());
-    if (mesh.cell_type() != CellType::Triangle)
-      throw InputError(fmt::format("{}: {}.mesh: an obstacle mesh needs triangles, {} has {} cells", file, o.path,
-                                   path.string(), to_string(mesh.cell_type())));
-    apply_transform(mesh, o.transform, dim);
+    if (o.type != "mesh" || o.velocity) continue;  // moving meshes are bodies
+    const Mesh mesh = load_obstacle_mesh(scene, o, file);
     add_obstacle(collision, mesh.vertices, dim == 3 ? mesh.cells : extract_surface(mesh).edges);
     has_mesh_obstacle = true;
   }
@@ -311,8 +346,9 @@ Model build_model(const Scene& scene) {
     model.bodies.push_back(std::move(body));
     firsts.emplace_back(first, &spec);
   }
+  add_kinematic_meshes(model, scene, file);
   model.boundary.set_dimensions(model.num_vertices(), dim);
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+  for (std::size_t b = 0; b < firsts.size(); ++b) {
     const BodySpec& spec = *firsts[b].second;
     const Mesh& mesh = model.bodies[b].mesh;
     const int first = firsts[b].first;

@@ -292,6 +292,11 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
         if (!o.has("mesh")) o.fail("mesh", "missing; a mesh obstacle needs a surface mesh file");
         spec.mesh = o.string("mesh", "");
         if (o.has("transform")) spec.transform = read_transform(o.child("transform"), dim);
+        if (o.has("velocity")) spec.velocity = read_vec(o, "velocity", Vec3::Zero(), dim);
+        if (o.has("limit")) {
+          if (!spec.velocity) o.fail("limit", "applies to a moving mesh (give \"velocity\")");
+          spec.limit = o.positive("limit", spec.limit);
+        }
       } else if (spec.type == "plane") {
         spec.point = read_vec(o, "point", Vec3::Zero(), dim);
         spec.normal = read_vec(o, "normal", Vec3::UnitY(), dim);

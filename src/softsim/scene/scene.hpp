@@ -96,6 +96,8 @@ struct ObstacleSpec {
   Vec3 size = Vec3::Ones();    // box: full extent along each axis (m)
   std::filesystem::path mesh;  // mesh: a triangle (3D) or edge (2D) surface, static
   TransformSpec transform;     // mesh: applied as for bodies
+  std::optional<Vec3> velocity;  // mesh: kinematic motion (m/s), driven by penalty; static if absent
+  double limit = HUGE_VAL;       // mesh: distance (m) after which a kinematic mesh stops
   std::string path;            // JSON path
 };
 
