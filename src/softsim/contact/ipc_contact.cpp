@@ -140,8 +140,8 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
 
 double IpcContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
-  const Candidates c = derivatives ? proximity_candidates(mesh_, x, reach(), options_.broad_phase)
-                                   : candidates_near(x);
+  // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
+  const Candidates c = candidates_near(x);
   std::vector<PairTerm> terms = pair_terms(x, c, derivatives);
   const int dim = mesh_.dim;
   const double w = out.weight * kappa_;
@@ -222,7 +222,7 @@ double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
 }
 
 double IpcContact::min_contact_distance(const VecX& x) const {
-  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
+  const Candidates c = candidates_near(x);
   const VertexRows V = mesh_.positions(x);
   double smin = std::numeric_limits<double>::infinity();
   for (const auto& [v, f] : c.vertex_face)
@@ -238,7 +238,7 @@ double IpcContact::min_contact_distance(const VecX& x) const {
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
+  const Candidates c = candidates_near(x);
   int n = 0;
   for (const PairTerm& t : pair_terms(x, c, false)) n += t.active;
   return n;
@@ -246,7 +246,7 @@ int IpcContact::active_pairs(const VecX& x) const {
 
 void IpcContact::initialise_stiffness(const VecX& x) {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
-  const Candidates c = proximity_candidates(mesh_, x, reach(), options_.broad_phase);
+  const Candidates c = candidates_near(x);
   std::vector<PairTerm> terms = pair_terms(x, c, true);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
@@ -257,9 +257,14 @@ void IpcContact::initialise_stiffness(const VecX& x) {
     for (int a = 0; a < t.k; ++a)
       if (!mesh_.is_static_vertex(t.ids[a])) gB.segment(t.ids[a] * dim, dim) += t.grad.segment(a * dim, dim);
   }
-  VecX gE = -model_.external_force();
-  for (const auto& term : model_.energies())
-    if (term.get() != this) term->evaluate(x, AssemblyOutputs{&gE, nullptr, 1.0, false});
+  // The other terms' gradient is only needed for the balance, i.e. once something touches.
+  VecX gE = VecX::Zero(any ? x.size() : 0);
+  if (any) {
+    gE = -model_.external_force();
+    for (const auto& term : model_.energies())
+      if (term.get() != this) term->evaluate(x, AssemblyOutputs{&gE, nullptr, 1.0, false});
+  }
+  if (!any) gB.resize(0);
   const auto X = as_rows(x, dim);
   const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
   const double average_mass = model_.total_mass() / model_.num_vertices();
