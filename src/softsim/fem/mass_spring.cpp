@@ -1,5 +1,7 @@
 #include "softsim/fem/mass_spring.hpp"
 
+#include "softsim/core/dual.hpp"
+#include "softsim/core/parallel.hpp"
 #include "softsim/core/psd_projection.hpp"
 
 namespace softsim {
@@ -42,6 +44,27 @@ double MassSpring<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const 
     }
     return 0.5 * l2 * stiffness_ * strain * strain;
   });
+}
+
+template <int D>
+bool MassSpring<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+  for (const auto& color : layout_->colors(set_)) {  // no two springs of a colour share a vertex
+    parallel_for(color.size(), [&](std::size_t i) {
+      const int e = color[i];
+      Eigen::Matrix<Dual, D, 1> d;
+      for (int k = 0; k < D; ++k)
+        d[k] = Dual(x[edges_(e, 0) * D + k] - x[edges_(e, 1) * D + k], p[edges_(e, 0) * D + k] - p[edges_(e, 1) * D + k]);
+      Dual norm2 = 0.0;
+      for (int k = 0; k < D; ++k) norm2 += d[k] * d[k];
+      const Dual factor = Dual(2.0 * stiffness_) * (norm2 / Dual(rest_length_sq_[e]) - Dual(1.0));
+      for (int k = 0; k < D; ++k) {
+        const double dg = (factor * d[k]).d;  // d/deps of the gradient entry
+        out[edges_(e, 0) * D + k] += weight * dg;
+        out[edges_(e, 1) * D + k] -= weight * dg;
+      }
+    });
+  }
+  return true;
 }
 
 template <int D>

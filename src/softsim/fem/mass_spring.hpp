@@ -15,6 +15,8 @@ class MassSpring : public Energy {
   void declare_stencils(HessianLayout& layout) override;
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   VecX element_energy_density(const VecX& x) const override;
+  // Forward mode: the spring gradient evaluated on dual numbers x + eps p.
+  bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
 
  private:
   MatXi edges_;

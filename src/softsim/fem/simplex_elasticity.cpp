@@ -116,6 +116,34 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
 }
 
 template <int D>
+bool SimplexElasticity<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+  for (const auto& color : layout_->colors(set_)) {  // no two elements of a colour share a vertex
+    parallel_for(color.size(), [&](std::size_t i) {
+      const int e = color[i];
+      MatD<D> F = deformation_gradient(x, e);
+      MatD<D> dF = edge_matrix<D>(p, elements_, e) * rest_inverse_[e];
+      const bool rotated = !frozen_rotation_.empty();
+      if (rotated) {
+        F = frozen_rotation_[e].transpose() * F;
+        dF = frozen_rotation_[e].transpose() * dF;
+      }
+      MatD<D * D> dPdF;
+      material_->evaluate(F, nullptr, &dPdF, false);
+      const VecD<D * D> dP_vec = dPdF * Eigen::Map<const VecD<D * D>>(dF.data());
+      MatD<D> dP = Eigen::Map<const MatD<D>>(dP_vec.data());
+      if (rotated) dP = frozen_rotation_[e] * dP;
+      const MatD<D>& Bi = rest_inverse_[e];
+      // Dual part of W P G_a, with G_0 = -sum of Dm^-1's rows, G_a = row a - 1.
+      const VecD<D> g0 = -dP * Bi.colwise().sum().transpose();
+      out.template segment<D>(elements_(e, 0) * D) += weight * volume_[e] * g0;
+      for (int a = 1; a <= D; ++a)
+        out.template segment<D>(elements_(e, a) * D) += weight * volume_[e] * (dP * Bi.row(a - 1).transpose());
+    });
+  }
+  return true;
+}
+
+template <int D>
 VecX SimplexElasticity<D>::element_energy_density(const VecX& x) const {
   VecX density(elements_.rows());
   parallel_for(elements_.rows(), [&](std::size_t e) {

@@ -26,6 +26,9 @@ class SimplexElasticity : public Energy {
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   void begin_step(const VecX& x_start) override;
   VecX element_energy_density(const VecX& x) const override;
+  // Forward mode through the element gradient W P(F) G: F is linear in x, so its dual part is
+  // F(p); the stress primitive's JVP rule is dP = dP/dF : dF (the material's exact tangent).
+  bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
   // Inversion filter (book ch. 15): the largest alpha such that no element's volume falls below
   // 10% of its start-of-step value along x + alpha p.
   double max_step_fraction(const VecX& x, const VecX& p) const override;

@@ -38,6 +38,14 @@ class StageResidual : public ResidualProblem {
     return true;
   }
   void expand(VecX& step) const override { objective_.expand(step); }
+  // r = (1/s) grad E(anchor + s v) => J d = Hess E d: forward-mode, matrix-free.
+  bool jacobian_times(const VecX& v, const VecX& d, VecX& out) override {
+    VecX world = d;
+    objective_.expand(world);
+    if (!objective_.hessian_times(anchor_ + s_ * v, world, out)) return false;
+    objective_.reduce(out, nullptr);
+    return out.allFinite();
+  }
   double max_step_fraction(const VecX& v, const VecX& p) override {
     return objective_.max_step_fraction(anchor_ + s_ * v, s_ * p);
   }

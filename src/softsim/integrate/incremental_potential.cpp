@@ -64,6 +64,14 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
   return E;
 }
 
+bool IncrementalPotential::hessian_times(const VecX& x, const VecX& p, VecX& out) {
+  out = VecX::Zero(x.size());
+  model_.potential_hessian_times(x, p, potential_weight_, out);
+  if (inertia_weight_ != 0.0) out += inertia_weight_ * model_.mass_times(p);
+  if (damping_weight_ != 0.0) out += damping_weight_ * (damping_ * p);
+  return true;
+}
+
 void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   model_.boundary.reduce_gradient(gradient);
   if (hessian) model_.boundary.reduce_hessian(*hessian);

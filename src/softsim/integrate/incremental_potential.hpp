@@ -23,6 +23,8 @@ class IncrementalPotential : public Objective {
   const SparseMat& hessian_pattern() const override { return model_.layout().pattern(); }
   double max_step_fraction(const VecX& x, const VecX& p) override { return model_.max_step_fraction(x, p); }
   void reduce(VecX& gradient, SparseMat* hessian) const override;
+  // (inertia M + w Hess P + w_d D) p, the potential part by forward-mode JVPs.
+  bool hessian_times(const VecX& x, const VecX& p, VecX& out) override;
   void expand(VecX& step) const override { model_.boundary.expand_step(step); }
   void end_iteration(const VecX& x) override { model_.end_iteration(x); }
 

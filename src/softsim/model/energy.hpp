@@ -33,6 +33,10 @@ class Energy {
   // Called after a step's solve converged: a penalty term whose constraint is still unmet
   // stiffens itself and returns true to ask for the step to be solved again.
   virtual bool stiffen_if_unmet(const VecX& x) { return false; }
+  // Matrix-free Hessian-vector product by forward-mode AD: adds weight * H(x) p to out, i.e.
+  // the derivative of the gradient along p. Returns false when the term does not provide it
+  // (the model then multiplies by the term's assembled Hessian).
+  virtual bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const { return false; }
   // Per-element energy density for output (empty when the term has no elements).
   virtual VecX element_energy_density(const VecX& x) const { return {}; }
   // Smallest distance between contact primitives this term watches (+infinity when none).

@@ -79,6 +79,21 @@ double Model::potential(const VecX& x, const AssemblyOutputs& out) const {
   return total;
 }
 
+void Model::potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const {
+  for (const auto& term : energies_) {
+    if (term->gradient_jvp(x, p, weight, out)) continue;
+    SparseMat H = layout_.pattern();
+    std::vector<Triplet> dynamic;
+    term->evaluate(x, AssemblyOutputs{nullptr, &H, weight, false, &dynamic});
+    out += H * p;
+    if (!dynamic.empty()) {
+      SparseMat D(H.rows(), H.cols());
+      D.setFromTriplets(dynamic.begin(), dynamic.end());
+      out += D * p;
+    }
+  }
+}
+
 void Model::begin_step(const VecX& x_start, double t, double h) {
   for (auto& term : energies_) {
     term->set_time_step(t, h);

@@ -42,6 +42,9 @@ class Model {
   void finalize();
   bool finalized() const { return layout_.finalized(); }
 
+  // weight * Hess P(x) p (unprojected): forward-mode JVPs where terms provide them, the term's
+  // assembled Hessian times p otherwise.
+  void potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const;
   // The potential P(x): every energy term plus the work of the constant external forces
   // (gravity M g and nodal loads): P = sum_k E_k(x) - x . f_ext.
   double potential(const VecX& x, const AssemblyOutputs& out) const;

@@ -89,9 +89,11 @@ NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptio
     // Eisenstat-Walker forcing term (seed 003 sec. 4.3).
     const double sigma =
         r_prev_norm > 0.0 ? std::min(std::pow(r_norm / r_prev_norm, phi), inexact.sigma_max) : inexact.sigma_max;
-    // Matrix-free J p: forward directional finite difference of the residual.
+    // Matrix-free J p by forward-mode AD when the problem provides it, else a forward
+    // directional finite difference of the residual.
     const double v_norm = v.norm();
     auto jvp = [&](const VecX& d, VecX& out) {
+      if (problem.jacobian_times(v, d, out)) return;
       const double d_norm = d.norm();
       if (d_norm == 0.0) {
         out.setZero(n);

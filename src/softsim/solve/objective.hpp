@@ -18,6 +18,8 @@ class Objective {
   // Newton system transforms for eliminated DOFs (see BoundaryConditions).
   virtual void reduce(VecX& gradient, SparseMat* hessian) const {}
   virtual void expand(VecX& step) const {}
+  // Unprojected Hessian times p without assembling the Hessian; false when not available.
+  virtual bool hessian_times(const VecX& x, const VecX& p, VecX& out) { return false; }
   // After each accepted iterate: lets adaptive terms update (the value may change).
   virtual void end_iteration(const VecX& x) {}
 };

@@ -15,6 +15,9 @@ class ResidualProblem {
   // Overwrites J (pattern fixed by the problem) with the reduced Jacobian dr/dv at v.
   virtual bool jacobian(const VecX& v, SparseMat& J) = 0;
   virtual void expand(VecX& step) const {}
+  // J(v) d for a reduced direction d without assembling J; false when not available (the
+  // caller then differences the residual).
+  virtual bool jacobian_times(const VecX& v, const VecX& d, VecX& out) { return false; }
   // Largest alpha in (0, 1] such that v + alpha p is admissible (step filters).
   virtual double max_step_fraction(const VecX& v, const VecX& p) { return 1.0; }
 };
