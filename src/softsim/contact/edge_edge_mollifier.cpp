@@ -33,12 +33,7 @@ DistanceDerivatives<12> edge_edge_cross_squared_norm(const Eigen::Vector3d& ea0,
              B1 = dual_vector<12, 3>(eb1, 9);
   const Eigen::Matrix<D, 3, 1> ea = A1 - A0, eb = B1 - B0;
   const Eigen::Matrix<D, 3, 1> n = cross(ea, eb);
-  const D c = dot(n, n);
-  DistanceDerivatives<12> r;
-  r.value = c.v;
-  r.grad = c.g;
-  r.hess = c.h;
-  return r;
+  return to_derivatives(dot(n, n));
 }
 
 DistanceDerivatives<12> edge_edge_mollifier(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,

@@ -22,11 +22,7 @@ DistanceDerivatives<12> line_line_distance_derivatives(const Eigen::Vector3d& ea
   const Eigen::Matrix<D, 3, 1> n = cross(ea, eb);
   const D s = dot(n, w);
   const D d = s * s / dot(n, n);
-  DistanceDerivatives<12> r;
-  r.value = d.v;
-  r.grad = d.g;
-  r.hess = d.h;
-  return r;
+  return to_derivatives(d);
 }
 
 }  // namespace softsim

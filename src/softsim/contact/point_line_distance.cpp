@@ -22,15 +22,6 @@ T point_line_2d(const Eigen::Matrix<T, 2, 1>& p, const Eigen::Matrix<T, 2, 1>& e
   return c * c / dot(e, e);
 }
 
-template <int N>
-DistanceDerivatives<N> unpack(const Dual2<N>& d) {
-  DistanceDerivatives<N> r;
-  r.value = d.v;
-  r.grad = d.g;
-  r.hess = d.h;
-  return r;
-}
-
 }  // namespace
 
 double point_line_distance_squared(const Eigen::Vector3d& p, const Eigen::Vector3d& e0, const Eigen::Vector3d& e1) {
@@ -45,12 +36,12 @@ double point_line_distance_squared(const Eigen::Vector2d& p, const Eigen::Vector
 
 DistanceDerivatives<9> point_line_distance_derivatives(const Eigen::Vector3d& p, const Eigen::Vector3d& e0,
                                                        const Eigen::Vector3d& e1) {
-  return unpack(point_line_3d(dual_vector<9, 3>(p, 0), dual_vector<9, 3>(e0, 3), dual_vector<9, 3>(e1, 6)));
+  return to_derivatives(point_line_3d(dual_vector<9, 3>(p, 0), dual_vector<9, 3>(e0, 3), dual_vector<9, 3>(e1, 6)));
 }
 
 DistanceDerivatives<6> point_line_distance_derivatives(const Eigen::Vector2d& p, const Eigen::Vector2d& e0,
                                                        const Eigen::Vector2d& e1) {
-  return unpack(point_line_2d(dual_vector<6, 2>(p, 0), dual_vector<6, 2>(e0, 2), dual_vector<6, 2>(e1, 4)));
+  return to_derivatives(point_line_2d(dual_vector<6, 2>(p, 0), dual_vector<6, 2>(e0, 2), dual_vector<6, 2>(e1, 4)));
 }
 
 }  // namespace softsim

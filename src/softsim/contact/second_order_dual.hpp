@@ -1,80 +1,27 @@
 #pragma once
-// Second-order forward-mode differentiation over N independent variables: a value with its
-// gradient and Hessian, propagated exactly (no truncation error) through +, -, *, /. Used to get
-// the exact derivatives of the closed-form squared distances (IPC, Li et al. 2020, sec. 4.1 and
-// supplement) and of the edge-edge mollifier input without hand-expanding them. Only the few
-// operations the distance formulas need are provided.
+// Second-order forward-mode differentiation for the contact distances: exact derivatives of the
+// closed-form squared distances (IPC, Li et al. 2020, sec. 4.1 and supplement) and of the
+// edge-edge mollifier input without hand-expanding them, plus small vector helpers.
 #include <Eigen/Core>
+
+#include "softsim/contact/distance_derivatives.hpp"
+#include "softsim/core/jet.hpp"
 
 namespace softsim::contact_detail {
 
+// The project's second-order forward-mode type (core/jet.hpp) under the name the distance code
+// uses.
 template <int N>
-struct Dual2 {
-  using Grad = Eigen::Matrix<double, N, 1>;
-  using Hess = Eigen::Matrix<double, N, N>;
-  double v = 0;
-  Grad g = Grad::Zero();
-  Hess h = Hess::Zero();
+using Dual2 = Jet<N>;
 
-  static Dual2 constant(double value) {
-    Dual2 r;
-    r.v = value;
-    return r;
-  }
-  static Dual2 variable(double value, int i) {
-    Dual2 r;
-    r.v = value;
-    r.g[i] = 1;
-    return r;
-  }
-};
-
+// A distance-like result with its exact gradient and Hessian.
 template <int N>
-Dual2<N> operator+(const Dual2<N>& a, const Dual2<N>& b) {
-  Dual2<N> r;
-  r.v = a.v + b.v;
-  r.g = a.g + b.g;
-  r.h = a.h + b.h;
+DistanceDerivatives<N> to_derivatives(const Dual2<N>& d) {
+  DistanceDerivatives<N> r;
+  r.value = d.v;
+  r.grad = d.g;
+  r.hess = d.H;
   return r;
-}
-template <int N>
-Dual2<N> operator-(const Dual2<N>& a, const Dual2<N>& b) {
-  Dual2<N> r;
-  r.v = a.v - b.v;
-  r.g = a.g - b.g;
-  r.h = a.h - b.h;
-  return r;
-}
-template <int N>
-Dual2<N> operator*(const Dual2<N>& a, const Dual2<N>& b) {
-  // (ab)'' = a'' b + a b'' + a' b'^T + b' a'^T
-  Dual2<N> r;
-  r.v = a.v * b.v;
-  r.g = a.g * b.v + b.g * a.v;
-  r.h = a.h * b.v + b.h * a.v + a.g * b.g.transpose() + b.g * a.g.transpose();
-  return r;
-}
-template <int N>
-Dual2<N> operator*(double s, const Dual2<N>& a) {
-  Dual2<N> r;
-  r.v = s * a.v;
-  r.g = s * a.g;
-  r.h = s * a.h;
-  return r;
-}
-template <int N>
-Dual2<N> inverse(const Dual2<N>& a) {
-  // f = 1/a: f' = -a'/a^2, f'' = -a''/a^2 + 2 a' a'^T / a^3
-  const double inv = 1.0 / a.v, inv2 = inv * inv;
-  Dual2<N> r;
-  r.v = inv;
-  r.g = -inv2 * a.g;
-  r.h = -inv2 * a.h + (2 * inv2 * inv) * (a.g * a.g.transpose());
-  return r;
-}
-template <int N>
-Dual2<N> operator/(const Dual2<N>& a, const Dual2<N>& b) {
-  return a * inverse(b);
 }
 
 // Variables x[offset .. offset+D) as a D-vector of duals.
@@ -102,13 +49,3 @@ Eigen::Matrix<T, 3, 1> cross(const Eigen::Matrix<T, 3, 1>& a, const Eigen::Matri
 
 }  // namespace softsim::contact_detail
 
-// Eigen needs to know Dual2 is a scalar-like type to hold it in fixed-size matrices.
-namespace Eigen {
-template <int N>
-struct NumTraits<softsim::contact_detail::Dual2<N>> : NumTraits<double> {
-  using Real = softsim::contact_detail::Dual2<N>;
-  using NonInteger = softsim::contact_detail::Dual2<N>;
-  using Nested = softsim::contact_detail::Dual2<N>;
-  enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 1, AddCost = 3, MulCost = 3 };
-};
-}  // namespace Eigen

@@ -78,3 +78,14 @@ inline double value_of(double x) { return x; }
 template <int N> double value_of(const Jet<N>& x) { return x.v; }
 
 }  // namespace softsim
+
+// Eigen needs to know Jet is a scalar-like type to hold it in fixed-size matrices.
+namespace Eigen {
+template <int N>
+struct NumTraits<softsim::Jet<N>> : NumTraits<double> {
+  using Real = softsim::Jet<N>;
+  using NonInteger = softsim::Jet<N>;
+  using Nested = softsim::Jet<N>;
+  enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 1, AddCost = 3, MulCost = 3 };
+};
+}  // namespace Eigen
