@@ -1,15 +1,13 @@
 #include "softsim/solve/damped_newton.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
-namespace softsim {
+#include "softsim/solve/merit_line_search.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
-namespace {
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
+namespace softsim {
 
 NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solver, const NewtonOptions& options,
                            std::vector<double>* history) {
@@ -58,17 +56,7 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     }
     // Lines 9-10: backtracking on the merit function 1/2 ||r||^2 (its slope along p is -||r||^2).
     t0 = std::chrono::steady_clock::now();
-    double alpha = std::min(1.0, problem.max_step_fraction(v, p));
-    bool accepted = false;
-    for (int b = 0; b < options.max_backtracks && alpha > 0.0; ++b) {
-      v_trial = v + alpha * p;
-      if (problem.residual(v_trial, r_trial) && r_trial.allFinite() &&
-          r_trial.squaredNorm() <= (1.0 - 2.0 * options.armijo * alpha) * r_norm * r_norm) {
-        accepted = true;
-        break;
-      }
-      alpha *= 0.5;
-    }
+    const bool accepted = merit_line_search(problem, v, p, r_norm, 1.0, options, v_trial, r_trial);
     result.line_search_ms += ms_since(t0);
     if (!accepted) {
       result.failure = "line search found no decrease";

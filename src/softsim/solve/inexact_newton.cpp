@@ -1,16 +1,14 @@
 #include "softsim/solve/inexact_newton.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
-namespace softsim {
+#include "softsim/solve/merit_line_search.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
-namespace {
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
+namespace softsim {
 
 int bicgstab(const std::function<void(const VecX&, VecX&)>& apply, const VecX& b, VecX& x, double rel_tol,
              int max_iterations, double* relative_residual) {
@@ -124,17 +122,7 @@ NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptio
     // Merit-function line search; along an inexact direction the slope is <= -(1 - rel) ||r||^2.
     t0 = std::chrono::steady_clock::now();
     const double decrease = std::max(1.0 - rel, 0.0);
-    double alpha = std::min(1.0, problem.max_step_fraction(v, p));
-    bool accepted = false;
-    for (int b = 0; b < options.max_backtracks && alpha > 0.0; ++b) {
-      v_trial = v + alpha * p;
-      if (problem.residual(v_trial, r_trial) && r_trial.allFinite() &&
-          r_trial.squaredNorm() <= (1.0 - 2.0 * options.armijo * alpha * decrease) * r_norm * r_norm) {
-        accepted = true;
-        break;
-      }
-      alpha *= 0.5;
-    }
+    const bool accepted = merit_line_search(problem, v, p, r_norm, decrease, options, v_trial, r_trial);
     result.line_search_ms += ms_since(t0);
     if (!accepted) {
       result.failure = "line search found no decrease";

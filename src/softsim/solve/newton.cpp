@@ -1,17 +1,13 @@
 #include "softsim/solve/newton.hpp"
 
+#include "softsim/solve/solver_timing.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 namespace softsim {
-
-namespace {
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
 
 NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const NewtonOptions& options) {
   NewtonResult result;
