@@ -1,5 +1,5 @@
 #pragma once
-// Tangent bases T (3x2, orthonormal columns spanning the plane orthogonal to the contact
+// Double-precision entry points of friction_frame.hpp (scalar-generic). Tangent bases T (3x2, orthonormal columns spanning the plane orthogonal to the contact
 // normal; 2x1 in 2D) and closest-point coordinates of the IPC friction formulation (Li et al.
 // 2020, sec. 5 and supplement; the data README of friction/ipc-cube-cube), all evaluated at the
 // lagged positions. The friction potential depends on T only through T T^T, so any orthonormal
@@ -14,6 +14,8 @@
 // The coordinates are those of the unconstrained (line / plane) problems, as IPC uses them for
 // the distance type already chosen by classification.
 #include <Eigen/Core>
+
+#include "softsim/contact/friction_frame.hpp"
 
 namespace softsim {
 
@@ -32,8 +34,7 @@ Eigen::Vector2d point_point_tangent_basis(const Eigen::Vector2d& p0, const Eigen
 template <int D>
 double point_edge_closest_point(const Eigen::Matrix<double, D, 1>& p, const Eigen::Matrix<double, D, 1>& e0,
                                 const Eigen::Matrix<double, D, 1>& e1) {
-  const Eigen::Matrix<double, D, 1> e = e1 - e0;
-  return (p - e0).dot(e) / e.squaredNorm();
+  return point_edge_coordinate<double, D>(p, e0, e1);
 }
 Eigen::Vector2d point_triangle_closest_point(const Eigen::Vector3d& p, const Eigen::Vector3d& t0,
                                              const Eigen::Vector3d& t1, const Eigen::Vector3d& t2);

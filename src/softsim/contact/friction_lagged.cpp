@@ -45,6 +45,21 @@ double assemble_friction(const std::vector<FrictionContact>& contacts, const Ver
   return total;
 }
 
+std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
+                                                        const Candidates& c) {
+  std::vector<FrictionContact> contacts;
+  contacts.reserve(c.vertex_face.size() + c.edge_edge.size() + c.vertex_edge.size());
+  for (const auto& [v, f] : c.vertex_face)
+    contacts.push_back(
+        friction_contact_for_point_triangle(V, mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
+  for (const auto& [a, b] : c.edge_edge)
+    contacts.push_back(
+        friction_contact_for_edge_edge(V, mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
+  for (const auto& [v, e] : c.vertex_edge)
+    contacts.push_back(friction_contact_for_point_edge(V, mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  return contacts;
+}
+
 LaggedFriction::LaggedFriction(const IpcContact* contact, const FrictionOptions& options)
     : contact_(contact), options_(options) {}
 
@@ -57,17 +72,11 @@ void LaggedFriction::freeze(const VecX& x) {
   const double shat = o.dhat * o.dhat;
   const VertexRows V = mesh.positions(x);
   const Candidates c = proximity_candidates(mesh, x, o.dhat, o.broad_phase);
-  auto keep = [&](FrictionContact f) {
-    if (!(f.distance_squared < shat)) return;
+  for (FrictionContact& f : classify_friction_contacts(mesh, V, c)) {
+    if (!(f.distance_squared < shat)) continue;
     f.lambda = normal_force_magnitude(o.form, f.distance_squared, o.dhat, kappa);
     if (f.lambda > 0.0) contacts_.push_back(std::move(f));
-  };
-  for (const auto& [v, f] : c.vertex_face)
-    keep(friction_contact_for_point_triangle(V, mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
-  for (const auto& [a, b] : c.edge_edge)
-    keep(friction_contact_for_edge_edge(V, mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
-  for (const auto& [v, e] : c.vertex_edge)
-    keep(friction_contact_for_point_edge(V, mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  }
 }
 
 void LaggedFriction::begin_step(const VecX& x_start) {

@@ -17,6 +17,8 @@
 // step is solved again, through Energy::stiffen_if_unmet, iterations - 1 times.
 #include <vector>
 
+#include "softsim/contact/broad_phase.hpp"
+#include "softsim/contact/collision_mesh.hpp"
 #include "softsim/contact/friction_contact.hpp"
 #include "softsim/model/energy.hpp"
 
@@ -37,6 +39,12 @@ struct FrictionOptions {
 double assemble_friction(const std::vector<FrictionContact>& contacts, const VertexRows& V, const VertexRows& V0,
                          double mu, FrictionSmoothing smoothing, double eps, int num_dof_vertices,
                          const AssemblyOutputs& out);
+
+// The candidate pairs as friction contacts at positions V (classified and reduced to the
+// point-point / point-edge / point-triangle / edge-edge contact realising the distance;
+// lambda left 0).
+std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
+                                                        const Candidates& candidates);
 
 class LaggedFriction : public Energy {
  public:

@@ -51,6 +51,11 @@ class IpcContact : public Energy {
   const CollisionMesh& collision_mesh() const { return mesh_; }
   // Number of candidate pairs closer than dhat at x.
   int active_pairs(const VecX& x) const;
+  // Candidate pairs within dhat + thickness at x (the stencils the barrier is evaluated on).
+  Candidates contact_candidates(const VecX& x) const { return candidates_near(x); }
+  // The barrier (without kappa) as a function of the squared distance s, acting on the gap
+  // sqrt(s) - thickness.
+  BarrierValue barrier_of(double s) const;
 
  private:
   struct PairTerm;  // one stencil's barrier value, gradient and Hessian
@@ -58,8 +63,6 @@ class IpcContact : public Energy {
   // Per pair: the barrier (without kappa) with derivatives when requested.
   std::vector<PairTerm> pair_terms(const VecX& x, const Candidates& c, bool derivatives) const;
   void initialise_stiffness(const VecX& x);
-  // The barrier as a function of the squared distance s, acting on the gap sqrt(s) - thickness.
-  BarrierValue barrier_of(double s) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 
   const Model& model_;

@@ -41,3 +41,7 @@ struct NumTraits<softsim::Dual> : NumTraits<double> {
   enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 2, AddCost = 2, MulCost = 4 };
 };
 }  // namespace Eigen
+
+namespace softsim {
+inline double value_of(const Dual& x) { return x.v; }
+}  // namespace softsim

@@ -15,7 +15,10 @@ StepResult ExplicitEulerStepper::step(State& state, double h) {
   VecX gradient = VecX::Zero(state.x.size());
   AssemblyOutputs out{&gradient, nullptr, 1.0, false};
   model_.potential(state.x, out);
-  // Force = -dP/dx - alpha M v (beta K v needs the Hessian; explicit steppers use alpha only).
+  VecX velocity_force = VecX::Zero(state.x.size());  // forces without a potential, at (x^n, v^n)
+  model_.add_velocity_forces(state.x, state.v, 0.0, 1.0, &velocity_force, nullptr);
+  gradient -= velocity_force;
+  // Force = -dP/dx + f(x, v) - alpha M v (beta K v needs the Hessian; explicit steppers use alpha only).
   VecX accel = -inverse_lumped_mass_.cwiseProduct(gradient) - damping_alpha * state.v;
   // Constrained directions do not accelerate or move: fixed DOFs, and the eliminated local
   // coordinates of slip vertices (reduce_gradient rotates into the slip frames and zeroes them,

@@ -3,6 +3,7 @@
 #include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include "softsim/solve/damped_newton.hpp"
 #include "softsim/solve/inexact_newton.hpp"
@@ -79,6 +80,10 @@ StageSolver::StageSolver(Model& model, const StepperOptions& options)
   solver_ = uses_residual_form(options) ? make_linear_solver(direct_solver_name(options.linear_solver), model.num_dofs())
                                         : make_linear_solver(options.linear_solver, model.num_dofs());
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
+  // Forces without a potential (implicit friction) have no incremental potential to minimise.
+  if (model.has_velocity_forces() && !uses_residual_form(options))
+    throw std::invalid_argument("the force '" + model.forces().front()->name() +
+                                "' has no potential: use the residual form (integrator.form \"residual\")");
 }
 
 void StageSolver::begin_step(const VecX& x_start, double t, double h) {
@@ -115,6 +120,7 @@ VecX StageSolver::force(const VecX& q, const VecX& v) const {
   model_.potential(q, out);
   model_.set_stage_fraction(1.0);
   VecX f = -g;
+  model_.add_velocity_forces(q, v, 0.0, 1.0, &f, nullptr);
   if (has_damping_) {
     if (!damping_ready_) build_damping();
     f -= damping_ * v;

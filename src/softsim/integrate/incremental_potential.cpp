@@ -13,6 +13,7 @@ void IncrementalPotential::set_step(const VecX& predictor, double inertia_weight
   potential_weight_ = potential_weight;
   damping_reference_ = damping_reference;
   damping_weight_ = has_damping_ ? damping_weight : 0.0;
+  velocity_scale_ = potential_weight != 0.0 ? damping_weight / potential_weight : 0.0;
 }
 
 void IncrementalPotential::freeze_damping_stiffness(const VecX& x_start) {
@@ -55,6 +56,11 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
       for (Eigen::Index i = 0; i < damping_.nonZeros(); ++i) dst[i] += damping_weight_ * src[i];
     }
   }
+  if (model_.has_velocity_forces() && (gradient || hessian)) {
+    // grad += w (-f), "Hessian" += w (-(df/dx + c df/dv)): the stage residual of seed 003 eq. 23.
+    model_.add_velocity_forces(x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
+                               hessian ? &dynamic : nullptr);
+  }
   if (hessian && !dynamic.empty()) {
     // Contact pairs change between iterations: their entries widen the fixed pattern.
     SparseMat extra(hessian->rows(), hessian->cols());
@@ -67,6 +73,8 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
 bool IncrementalPotential::hessian_times(const VecX& x, const VecX& p, VecX& out) {
   out = VecX::Zero(x.size());
   model_.potential_hessian_times(x, p, potential_weight_, out);
+  if (model_.has_velocity_forces())
+    model_.velocity_forces_jacobian_times(x, stage_velocity(x), velocity_scale_, p, -potential_weight_, out);
   if (inertia_weight_ != 0.0) out += inertia_weight_ * model_.mass_times(p);
   if (damping_weight_ != 0.0) out += damping_weight_ * (damping_ * p);
   return true;

@@ -4,6 +4,10 @@
 // with the predictor x_pred and weight w chosen by the integrator (BE: x_pred = x^n + h v^n,
 // w = h^2) and Rayleigh damping D = alpha M + beta K(x^n) frozen at the step start (w_d = h for
 // BE, x_ref = x^n). A static solve sets inertia to 0 and w = 1.
+// Forces without a potential (Model::forces(), e.g. implicit friction) add w * (-f(x, v(x)))
+// to the gradient and their non-symmetric Jacobian to the "Hessian", with the stage velocity
+// v(x) = (w_d / w)(x - x_ref) (BE: (x - x^n)/h). They have no energy, so the value E ignores
+// them: only the residual form (root finding on the gradient) may be used with them.
 #include "softsim/model/model.hpp"
 #include "softsim/solve/objective.hpp"
 
@@ -32,6 +36,8 @@ class IncrementalPotential : public Objective {
   Model& model_;
   VecX predictor_, damping_reference_;
   double inertia_weight_ = 1.0, potential_weight_ = 1.0, damping_weight_ = 0.0;
+  double velocity_scale_ = 0.0;  // c in v(x) = c (x - x_ref)
+  VecX stage_velocity(const VecX& x) const { return velocity_scale_ * (x - damping_reference_); }
   SparseMat damping_;  // alpha M + beta K(x^n), layout pattern
   bool has_damping_ = false;
 };

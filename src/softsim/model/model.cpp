@@ -25,6 +25,21 @@ int Model::add_energy(std::unique_ptr<Energy> term) {
   return static_cast<int>(energies_.size()) - 1;
 }
 
+int Model::add_force(std::unique_ptr<VelocityForce> force) {
+  forces_.push_back(std::move(force));
+  return static_cast<int>(forces_.size()) - 1;
+}
+
+void Model::add_velocity_forces(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+                                std::vector<Triplet>* jacobian) const {
+  for (const auto& f : forces_) f->add_force(q, v, c, weight, force, jacobian);
+}
+
+void Model::velocity_forces_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
+                                           VecX& out) const {
+  for (const auto& f : forces_) f->add_jacobian_times(q, v, c, p, weight, out);
+}
+
 std::vector<double> Model::vertex_masses() const {
   std::vector<double> m = lumped_;
   for (const Triplet& t : mass_triplets_)
@@ -98,6 +113,10 @@ void Model::begin_step(const VecX& x_start, double t, double h) {
   for (auto& term : energies_) {
     term->set_time_step(t, h);
     term->begin_step(x_start);
+  }
+  for (auto& force : forces_) {
+    force->set_time_step(t, h);
+    force->begin_step(x_start);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "softsim/mesh/surface.hpp"
 #include "softsim/model/boundary_conditions.hpp"
 #include "softsim/model/energy.hpp"
+#include "softsim/model/velocity_force.hpp"
 
 namespace softsim {
 
@@ -35,6 +36,8 @@ class Model {
   void add_lumped_mass(int vertex, double mass);
   void add_mass_triplet(int row, int col, double value);
   int add_energy(std::unique_ptr<Energy> term);
+  // Forces without a potential (only the residual form of the implicit stages accepts them).
+  int add_force(std::unique_ptr<VelocityForce> force);
   // Mass of each vertex (lumped, or the row sum of the consistent mass) from what was added so far.
   std::vector<double> vertex_masses() const;
 
@@ -66,6 +69,14 @@ class Model {
 
   const HessianLayout& layout() const { return layout_; }
   const std::vector<std::unique_ptr<Energy>>& energies() const { return energies_; }
+  const std::vector<std::unique_ptr<VelocityForce>>& forces() const { return forces_; }
+  bool has_velocity_forces() const { return !forces_.empty(); }
+  // Sum of the VelocityForce terms (see velocity_force.hpp): weight * f(q, v) into force, weight *
+  // (df/dq + c df/dv) into jacobian triplets; and its matrix-free product with p.
+  void add_velocity_forces(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+                           std::vector<Triplet>* jacobian) const;
+  void velocity_forces_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
+                                      VecX& out) const;
 
   // Constant external force (gravity and nodal loads), valid after finalize().
   const VecX& external_force() const { return external_force_; }
@@ -84,6 +95,7 @@ class Model {
   std::vector<double> lumped_;
   std::vector<Triplet> mass_triplets_;
   std::vector<std::unique_ptr<Energy>> energies_;
+  std::vector<std::unique_ptr<VelocityForce>> forces_;
   HessianLayout layout_;
   SparseMat mass_;
   VecX external_force_;

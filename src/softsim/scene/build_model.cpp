@@ -5,6 +5,7 @@
 
 #include "softsim/contact/ipc_contact.hpp"
 #include "softsim/contact/obstacle_barrier.hpp"
+#include "softsim/contact/friction_implicit.hpp"
 #include "softsim/contact/friction_lagged.hpp"
 #include "softsim/contact/friction_obstacle.hpp"
 #include "softsim/core/errors.hpp"
@@ -284,7 +285,12 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   const IpcContact* ipc = contact.get();
   model.add_energy(std::move(contact));
   // Added after the contact term so that its begin_step (kappa update) runs first.
-  if (scene.contact.friction.mu > 0.0) model.add_energy(std::make_unique<LaggedFriction>(ipc, friction_options(scene)));
+  if (scene.contact.friction.mu > 0.0) {
+    if (scene.contact.friction.mode == "implicit")
+      model.add_force(std::make_unique<ImplicitFriction>(ipc, friction_options(scene)));
+    else
+      model.add_energy(std::make_unique<LaggedFriction>(ipc, friction_options(scene)));
+  }
 }
 
 }  // namespace
@@ -438,10 +444,13 @@ Model build_model(const Scene& scene) {
         throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", file, k, o.type == "plane" ? "behind" : "inside", o.type));
       const ObstacleBarrier* obstacle = barrier.get();
       model.add_energy(std::move(barrier));
-      if (scene.contact.friction.mu > 0.0)
-        model.add_energy(std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat,
-                                                                  scene.contact.kappa.value_or(1e5),
-                                                                  friction_options(scene)));
+      const double kappa = scene.contact.kappa.value_or(1e5);
+      if (scene.contact.friction.mu > 0.0 && scene.contact.friction.mode == "implicit")
+        model.add_force(
+            std::make_unique<ImplicitObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction_options(scene)));
+      else if (scene.contact.friction.mu > 0.0)
+        model.add_energy(
+            std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction_options(scene)));
     }
   }
   const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),

@@ -328,7 +328,20 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
       fr.mu = f.number("mu", fr.mu, 0.0);
       fr.eps_v = f.positive("eps_v", fr.eps_v);
       fr.mode = f.string("mode", fr.mode, {"lagged", "implicit"});
-      if (fr.mode == "implicit") f.fail("mode", "\"implicit\" friction is not implemented yet (use \"lagged\")");
+      if (fr.mode == "implicit" && fr.mu > 0.0) {
+        // Implicit friction has no potential (seed 003 sec. 4.5): the step is a root-finding
+        // problem, so the residual form is the default and the potential form an error.
+        auto& integ = scene.integrator;
+        const auto& node = root.node();
+        const bool potential_given = node.contains("integrator") && node["integrator"].is_object() &&
+                                     node["integrator"].value("form", std::string()) == "potential";
+        if (potential_given)
+          f.fail("mode", "\"implicit\" friction has no potential: it needs integrator.form \"residual\"");
+        if (integ.form == "potential") {
+          integ.form = "residual";
+          integ.nonlinear_solver = "damped_newton";
+        }
+      }
       fr.iterations = f.integer("iterations", fr.iterations, 1, 100);
       fr.smoothing = f.string("smoothing", fr.smoothing, {"c1", "rational"});
       f.finish();

@@ -1,0 +1,296 @@
+#include "softsim/contact/friction_implicit.hpp"
+
+#include <Eigen/Geometry>
+
+#include "softsim/contact/broad_phase.hpp"
+#include "softsim/contact/friction_frame.hpp"
+#include "softsim/contact/friction_implicit_kernel.hpp"
+#include "softsim/contact/ipc_contact.hpp"
+#include "softsim/core/parallel.hpp"
+
+namespace softsim {
+
+namespace {
+
+// One contact's stencil: its vertices (global ids; ids >= num_dof_vertices carry no DOFs).
+struct Stencil {
+  FrictionContactKind kind = FrictionContactKind::point_point;
+  int num_vertices = 0;
+  std::array<int, 4> ids{-1, -1, -1, -1};
+};
+
+constexpr int kMaxStencilDofs = 12;
+using StencilValues = std::array<double, kMaxStencilDofs>;
+
+// The force on each stencil and, per stencil DOF j with a DOF behind it, the derivative of the
+// force along (dq_j = 1, dv_j = c): the Jacobian's column j (frame_of(stencil, x) builds the
+// frame on the scalar of x). Scatters weight * f and weight * J (triplets), deterministic order.
+template <class Rows, class FrameFn>
+void assemble_stencil_forces(const std::vector<Stencil>& stencils, const Rows& X, const VecX& v, int dim,
+                             int num_dof_vertices, const FrictionOptions& o, double c, double weight, VecX* force,
+                             std::vector<Triplet>* jacobian, FrameFn&& frame_of) {
+  struct Local {
+    StencilValues f{};
+    std::array<StencilValues, kMaxStencilDofs> columns{};
+  };
+  std::vector<Local> local(stencils.size());
+  auto has_dofs = [&](int id) { return id < num_dof_vertices; };
+  parallel_for(stencils.size(), [&](std::size_t i) {
+    const Stencil& s = stencils[i];
+    const int n = s.num_vertices * dim;
+    std::array<double, kMaxStencilDofs> x{}, vel{};
+    for (int a = 0; a < s.num_vertices; ++a)
+      for (int r = 0; r < dim; ++r) {
+        x[a * dim + r] = X(s.ids[a], r);
+        vel[a * dim + r] = has_dofs(s.ids[a]) ? v[s.ids[a] * dim + r] : 0.0;
+      }
+    Local& l = local[i];
+    if (force) {
+      const FrictionFrame<double> frame = frame_of(s, x.data());
+      friction_force_on_stencil(frame, vel.data(), dim, o.mu, o.smoothing, o.eps_v, l.f.data());
+    }
+    if (!jacobian) return;
+    std::array<Dual, kMaxStencilDofs> xd{}, vd{}, fd{};
+    for (int j = 0; j < n; ++j) {
+      if (!has_dofs(s.ids[j / dim])) continue;
+      for (int k = 0; k < n; ++k) {
+        xd[k] = Dual(x[k], k == j ? 1.0 : 0.0);
+        vd[k] = Dual(vel[k], k == j ? c : 0.0);
+      }
+      const FrictionFrame<Dual> frame = frame_of(s, xd.data());
+      friction_force_on_stencil(frame, vd.data(), dim, o.mu, o.smoothing, o.eps_v, fd.data());
+      for (int k = 0; k < n; ++k) l.columns[j][k] = fd[k].d;
+    }
+  });
+  for (std::size_t i = 0; i < stencils.size(); ++i) {
+    const Stencil& s = stencils[i];
+    const int n = s.num_vertices * dim;
+    for (int k = 0; k < n; ++k) {
+      const int row_id = s.ids[k / dim];
+      if (!has_dofs(row_id)) continue;
+      const int row = row_id * dim + k % dim;
+      if (force) (*force)[row] += weight * local[i].f[k];
+      if (!jacobian) continue;
+      for (int j = 0; j < n; ++j) {
+        const int col_id = s.ids[j / dim];
+        if (has_dofs(col_id)) jacobian->emplace_back(row, col_id * dim + j % dim, weight * local[i].columns[j][k]);
+      }
+    }
+  }
+}
+
+// out += weight * (df/dq + c df/dv) p, one forward-mode pass per stencil.
+template <class Rows, class FrameFn>
+void stencil_forces_jacobian_times(const std::vector<Stencil>& stencils, const Rows& X, const VecX& v,
+                                   const VecX& p, int dim, int num_dof_vertices, const FrictionOptions& o, double c,
+                                   double weight, VecX& out, FrameFn&& frame_of) {
+  std::vector<StencilValues> local(stencils.size());
+  parallel_for(stencils.size(), [&](std::size_t i) {
+    const Stencil& s = stencils[i];
+    std::array<Dual, kMaxStencilDofs> xd{}, vd{}, fd{};
+    for (int a = 0; a < s.num_vertices; ++a) {
+      const bool dofs = s.ids[a] < num_dof_vertices;
+      for (int r = 0; r < dim; ++r) {
+        const double dir = dofs ? p[s.ids[a] * dim + r] : 0.0;
+        xd[a * dim + r] = Dual(X(s.ids[a], r), dir);
+        vd[a * dim + r] = Dual(dofs ? v[s.ids[a] * dim + r] : 0.0, c * dir);
+      }
+    }
+    const FrictionFrame<Dual> frame = frame_of(s, xd.data());
+    friction_force_on_stencil(frame, vd.data(), dim, o.mu, o.smoothing, o.eps_v, fd.data());
+    for (int k = 0; k < s.num_vertices * dim; ++k) local[i][k] = fd[k].d;
+  });
+  for (std::size_t i = 0; i < stencils.size(); ++i) {
+    const Stencil& s = stencils[i];
+    for (int k = 0; k < s.num_vertices * dim; ++k)
+      if (s.ids[k / dim] < num_dof_vertices) out[s.ids[k / dim] * dim + k % dim] += weight * local[i][k];
+  }
+}
+
+template <class S, int D>
+FrameVec<S, D> vertex_of(const S* x, int a) {
+  return Eigen::Map<const Eigen::Matrix<S, D, 1>>(x + a * D);
+}
+
+// Weights and basis of an IPC contact stencil (friction_frame.hpp), lambda from the barrier of
+// the squared distance s of the closest points: lambda = -db/dd = -2 sqrt(s) db/ds.
+template <class S>
+FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcContact& contact) {
+  FrictionFrame<S> f;
+  f.num_vertices = st.num_vertices;
+  if (dim == 3) {
+    switch (st.kind) {
+      case FrictionContactKind::point_point:
+        f.weights = {S(1.0), S(-1.0), S(0.0), S(0.0)};
+        f.basis = point_point_basis<S>(vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 1));
+        break;
+      case FrictionContactKind::point_edge: {
+        const S alpha = point_edge_coordinate<S, 3>(vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 1), vertex_of<S, 3>(x, 2));
+        f.weights = {S(1.0), alpha - S(1.0), -alpha, S(0.0)};
+        f.basis = point_edge_basis<S>(vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 1), vertex_of<S, 3>(x, 2));
+        break;
+      }
+      case FrictionContactKind::point_triangle: {
+        const auto b = point_triangle_coordinates<S>(vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 1),
+                                                     vertex_of<S, 3>(x, 2), vertex_of<S, 3>(x, 3));
+        f.weights = {S(1.0), b[0] + b[1] - S(1.0), -b[0], -b[1]};
+        f.basis = plane_basis<S>(vertex_of<S, 3>(x, 2) - vertex_of<S, 3>(x, 1), vertex_of<S, 3>(x, 3) - vertex_of<S, 3>(x, 1));
+        break;
+      }
+      default: {  // edge-edge
+        const auto ab = edge_edge_coordinates<S>(vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 1), vertex_of<S, 3>(x, 2),
+                                                 vertex_of<S, 3>(x, 3));
+        f.weights = {S(1.0) - ab[0], ab[0], ab[1] - S(1.0), -ab[1]};
+        f.basis = plane_basis<S>(vertex_of<S, 3>(x, 1) - vertex_of<S, 3>(x, 0), vertex_of<S, 3>(x, 3) - vertex_of<S, 3>(x, 2));
+        break;
+      }
+    }
+  } else if (st.kind == FrictionContactKind::point_point) {
+    f.weights = {S(1.0), S(-1.0), S(0.0), S(0.0)};
+    f.basis = point_point_basis<S>(vertex_of<S, 2>(x, 0), vertex_of<S, 2>(x, 1));
+  } else {  // 2D point-edge
+    const S alpha = point_edge_coordinate<S, 2>(vertex_of<S, 2>(x, 0), vertex_of<S, 2>(x, 1), vertex_of<S, 2>(x, 2));
+    f.weights = {S(1.0), alpha - S(1.0), -alpha, S(0.0)};
+    f.basis = point_edge_basis<S>(vertex_of<S, 2>(x, 1), vertex_of<S, 2>(x, 2));
+  }
+  S s(0.0);
+  for (int r = 0; r < dim; ++r) {
+    S gap(0.0);
+    for (int a = 0; a < st.num_vertices; ++a) gap += f.weights[a] * x[a * dim + r];
+    s += gap * gap;
+  }
+  // lambda(s) = -2 sqrt(s) b'(s), lambda'(s) = -(b'(s) / sqrt(s) + 2 sqrt(s) b''(s)).
+  const double sv = value_of(s), root = std::sqrt(sv);
+  const BarrierValue b = contact.barrier_of(sv);
+  const double kappa = contact.stiffness();
+  f.lambda = chain_scalar(s, -2.0 * kappa * root * b.first, -kappa * (b.first / root + 2.0 * root * b.second));
+  return f;
+}
+
+}  // namespace
+
+ImplicitFriction::ImplicitFriction(const IpcContact* contact, const FrictionOptions& options)
+    : contact_(contact), options_(options) {}
+
+std::vector<FrictionContact> ImplicitFriction::contacts_at(const VecX& q) const {
+  std::vector<FrictionContact> contacts;
+  if (options_.mu == 0.0) return contacts;
+  const CollisionMesh& mesh = contact_->collision_mesh();
+  const double reach = contact_->options().dhat + contact_->options().thickness;
+  const VertexRows V = mesh.positions(q);
+  for (FrictionContact& f : classify_friction_contacts(mesh, V, contact_->contact_candidates(q)))
+    if (f.distance_squared < reach * reach && f.distance_squared > 0.0) contacts.push_back(std::move(f));
+  return contacts;
+}
+
+namespace {
+
+std::vector<Stencil> stencils_of(const std::vector<FrictionContact>& contacts) {
+  std::vector<Stencil> stencils;
+  stencils.reserve(contacts.size());
+  for (const FrictionContact& c : contacts) stencils.push_back({c.kind, c.num_vertices, c.ids});
+  return stencils;
+}
+
+}  // namespace
+
+void ImplicitFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+                                 std::vector<Triplet>* jacobian) const {
+  if (options_.mu == 0.0 || (!force && !jacobian)) return;
+  const CollisionMesh& mesh = contact_->collision_mesh();
+  const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
+  const int dim = mesh.dim;
+  assemble_stencil_forces(stencils, mesh.positions(q), v, dim, mesh.num_dof_vertices, options_, c, weight, force,
+                          jacobian, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
+}
+
+void ImplicitFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
+                                          VecX& out) const {
+  if (options_.mu == 0.0) return;
+  const CollisionMesh& mesh = contact_->collision_mesh();
+  const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
+  const int dim = mesh.dim;
+  stencil_forces_jacobian_times(stencils, mesh.positions(q), v, p, dim, mesh.num_dof_vertices, options_, c, weight,
+                                out, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
+}
+
+ImplicitObstacleFriction::ImplicitObstacleFriction(const ObstacleBarrier* barrier, int dim,
+                                                   std::vector<double> vertex_weights, double dhat, double kappa,
+                                                   const FrictionOptions& options)
+    : barrier_(barrier), dim_(dim), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa),
+      options_(options) {}
+
+std::vector<int> ImplicitObstacleFriction::vertices_in_contact(const VecX& q) const {
+  std::vector<int> ids;
+  if (options_.mu == 0.0) return ids;
+  for (std::size_t i = 0; i < weights_.size(); ++i) {
+    const double d = barrier_->signed_distance(q.segment(i * dim_, dim_), nullptr, nullptr);
+    if (d > 0.0 && d < dhat_) ids.push_back(static_cast<int>(i));
+  }
+  return ids;
+}
+
+namespace {
+
+// Frame of a vertex against an obstacle with signed distance d: B = I - n n^T, n = grad d,
+// lambda = -w b'(d) (the book's barrier). On Duals the derivatives follow from d's gradient and
+// Hessian: dd = n . dx, dn = (I - n n^T) H dx / |grad d|.
+template <class S>
+FrictionFrame<S> obstacle_frame(const S* x, int dim, const ObstacleBarrier& barrier, double weight, double dhat,
+                                double kappa) {
+  VecX xv(dim), dx(dim), grad;
+  MatX hess;
+  for (int r = 0; r < dim; ++r) {
+    xv[r] = value_of(x[r]);
+    dx[r] = derivative_of(x[r]);
+  }
+  const double d = barrier.signed_distance(xv, &grad, &hess);
+  const double gn = grad.norm();
+  const VecX n = grad / gn;
+  const MatX P = MatX::Identity(dim, dim) - n * n.transpose();
+  const VecX dn = P * (hess * dx) / gn;
+  FrictionFrame<S> f;
+  f.num_vertices = 1;
+  f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
+  f.basis.resize(dim, dim);
+  for (int r = 0; r < dim; ++r)
+    for (int k = 0; k < dim; ++k)
+      f.basis(r, k) = scalar_with_derivative<S>(P(r, k), -(dn[r] * n[k] + n[r] * dn[k]));
+  const S ds = scalar_with_derivative<S>(d, n.dot(dx));
+  f.lambda = chain_scalar(ds, -weight * book_barrier_first_derivative(d, dhat, kappa),
+                          -weight * book_barrier_second_derivative(d, dhat, kappa));
+  return f;
+}
+
+std::vector<Stencil> vertex_stencils(const std::vector<int>& ids) {
+  std::vector<Stencil> stencils;
+  stencils.reserve(ids.size());
+  for (int i : ids) stencils.push_back({FrictionContactKind::point_plane, 1, {i, -1, -1, -1}});
+  return stencils;
+}
+
+}  // namespace
+
+void ImplicitObstacleFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+                                         std::vector<Triplet>* jacobian) const {
+  if (options_.mu == 0.0 || (!force && !jacobian)) return;
+  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q));
+  const int n = static_cast<int>(q.size()) / dim_;
+  assemble_stencil_forces(stencils, as_rows(q, dim_), v, dim_, n, options_, c, weight, force, jacobian,
+                          [&](const Stencil& s, const auto* x) {
+                            return obstacle_frame(x, dim_, *barrier_, weights_[s.ids[0]], dhat_, kappa_);
+                          });
+}
+
+void ImplicitObstacleFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p,
+                                                  double weight, VecX& out) const {
+  if (options_.mu == 0.0) return;
+  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q));
+  const int n = static_cast<int>(q.size()) / dim_;
+  stencil_forces_jacobian_times(stencils, as_rows(q, dim_), v, p, dim_, n, options_, c, weight, out,
+                                [&](const Stencil& s, const auto* x) {
+                                  return obstacle_frame(x, dim_, *barrier_, weights_[s.ids[0]], dhat_, kappa_);
+                                });
+}
+
+}  // namespace softsim
