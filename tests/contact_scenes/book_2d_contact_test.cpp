@@ -161,3 +161,58 @@ TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
 
 }  // namespace
 }  // namespace softsim::test
+
+namespace softsim::test {
+namespace {
+
+// Rotation (radians, counter-clockwise positive) of a body's bottom edge: its leftmost and
+// rightmost rest vertices on the lowest row.
+double bottom_edge_angle(const Model& model, const VecX& x, int body) {
+  const MatX& X = model.bodies[body].mesh.vertices;
+  int left = -1, right = -1;
+  const double y0 = X.col(1).minCoeff();
+  for (int i = 0; i < X.rows(); ++i) {
+    if (std::abs(X(i, 1) - y0) > 1e-9) continue;
+    if (left < 0 || X(i, 0) < X(left, 0)) left = i;
+    if (right < 0 || X(i, 0) > X(right, 0)) right = i;
+  }
+  const Eigen::MatrixXd V = body_rows(model, x, body);
+  const Eigen::RowVector2d e = V.row(right) - V.row(left);
+  return std::atan2(e.y(), e.x());
+}
+
+struct SquaresOutcome {
+  double max_top_angle = -HUGE_VAL, max_bottom_shift = 0;
+  std::size_t intersections = 0;
+};
+
+SquaresOutcome run_squares(const std::string& file) {
+  const Scene scene = read_scene(scene_file(file));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const Eigen::RowVector2d start = body_rows(model, state.x, 1).colwise().mean();
+  SquaresOutcome o;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+    o.max_top_angle = std::max(o.max_top_angle, bottom_edge_angle(model, state.x, 0));
+    o.max_bottom_shift =
+        std::max(o.max_bottom_shift, std::abs(body_rows(model, state.x, 1).colwise().mean().x() - start.x()));
+  });
+  print_stats(file.c_str(), s);
+  o.intersections = s.max_intersections;
+  std::printf("[ scene ] %s: top square turned up to %.1f deg; bottom square's centre moved up to %.3f m sideways\n",
+              file.c_str(), o.max_top_angle * 180 / M_PI, o.max_bottom_shift);
+  return o;
+}
+
+// The book (digest sec. 12): with mu = 0.4 everywhere the squares do not slide apart; they rotate
+// counter-clockwise under the ceiling. Without friction they are squeezed out sideways.
+TEST(Book2DContact, FrictionalSelfContactSquaresRotateInsteadOfSliding) {
+  const SquaresOutcome friction = run_squares("book_self_contact_2d_friction.json");
+  const SquaresOutcome frictionless = run_squares("book_self_contact_2d.json");
+  EXPECT_EQ(friction.intersections, 0u);
+  EXPECT_GT(friction.max_top_angle, 10 * M_PI / 180) << "the squares should rotate counter-clockwise";
+  EXPECT_LT(friction.max_bottom_shift, 0.5 * frictionless.max_bottom_shift);
+}
+
+}  // namespace
+}  // namespace softsim::test
