@@ -75,7 +75,8 @@ TEST(FrictionData, IpcCubeCubeEnergyGradientHessian) {
     AssemblyOutputs out;
     out.gradient = &g;
     out.dynamic_hessian = &triplets;
-    const double E = assemble_friction(contacts, V1, V0, mu, FrictionSmoothing::c1, eps, 16, out);
+    for (FrictionContact& c : contacts) c.mu = mu;
+    const double E = assemble_friction(contacts, V1, V0, FrictionSmoothing::c1, eps, 16, out);
     SparseMat H(48, 48), Href(48, 48);
     H.setFromTriplets(triplets.begin(), triplets.end());
     std::vector<Triplet> ref;

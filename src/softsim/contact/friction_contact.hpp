@@ -29,6 +29,7 @@ struct FrictionContact {
   Eigen::Vector2d coords = Eigen::Vector2d::Zero();  // closest-point coordinates (README order)
   double distance_squared = 0.0;                   // at the lagged positions
   double lambda = 0.0;                             // normal force magnitude
+  double mu = 0.0;                                 // friction coefficient of the pair
 };
 
 FrictionContact point_point_friction_contact(const VertexRows& V, int p0, int p1);

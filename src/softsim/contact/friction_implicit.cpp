@@ -17,6 +17,7 @@ struct Stencil {
   FrictionContactKind kind = FrictionContactKind::point_point;
   int num_vertices = 0;
   std::array<int, 4> ids{-1, -1, -1, -1};
+  double mu = 0.0;  // the pair's friction coefficient
 };
 
 constexpr int kMaxStencilDofs = 12;
@@ -47,7 +48,7 @@ void assemble_stencil_forces(const std::vector<Stencil>& stencils, const Rows& X
     Local& l = local[i];
     if (force) {
       const FrictionFrame<double> frame = frame_of(s, x.data());
-      friction_force_on_stencil(frame, vel.data(), dim, o.mu, o.smoothing, o.eps_v, l.f.data());
+      friction_force_on_stencil(frame, vel.data(), dim, s.mu, o.smoothing, o.eps_v, l.f.data());
     }
     if (!jacobian) return;
     std::array<Dual, kMaxStencilDofs> xd{}, vd{}, fd{};
@@ -58,7 +59,7 @@ void assemble_stencil_forces(const std::vector<Stencil>& stencils, const Rows& X
         vd[k] = Dual(vel[k], k == j ? c : 0.0);
       }
       const FrictionFrame<Dual> frame = frame_of(s, xd.data());
-      friction_force_on_stencil(frame, vd.data(), dim, o.mu, o.smoothing, o.eps_v, fd.data());
+      friction_force_on_stencil(frame, vd.data(), dim, s.mu, o.smoothing, o.eps_v, fd.data());
       for (int k = 0; k < n; ++k) l.columns[j][k] = fd[k].d;
     }
   });
@@ -97,7 +98,7 @@ void stencil_forces_jacobian_times(const std::vector<Stencil>& stencils, const R
       }
     }
     const FrictionFrame<Dual> frame = frame_of(s, xd.data());
-    friction_force_on_stencil(frame, vd.data(), dim, o.mu, o.smoothing, o.eps_v, fd.data());
+    friction_force_on_stencil(frame, vd.data(), dim, s.mu, o.smoothing, o.eps_v, fd.data());
     for (int k = 0; k < s.num_vertices * dim; ++k) local[i][k] = fd[k].d;
   });
   for (std::size_t i = 0; i < stencils.size(); ++i) {
@@ -174,12 +175,14 @@ ImplicitFriction::ImplicitFriction(const IpcContact* contact, const FrictionOpti
 
 std::vector<FrictionContact> ImplicitFriction::contacts_at(const VecX& q) const {
   std::vector<FrictionContact> contacts;
-  if (options_.mu == 0.0) return contacts;
+  if (!options_.any()) return contacts;
   const CollisionMesh& mesh = contact_->collision_mesh();
   const double reach = contact_->options().dhat + contact_->options().thickness;
   const VertexRows V = mesh.positions(q);
-  for (FrictionContact& f : classify_friction_contacts(mesh, V, contact_->contact_candidates(q)))
-    if (f.distance_squared < reach * reach && f.distance_squared > 0.0) contacts.push_back(std::move(f));
+  for (FrictionContact& f : classify_friction_contacts(mesh, V, contact_->contact_candidates(q))) {
+    f.mu = options_.mu_between_vertices(f.ids[0], f.ids[f.num_vertices - 1]);
+    if (f.distance_squared < reach * reach && f.distance_squared > 0.0 && f.mu > 0.0) contacts.push_back(std::move(f));
+  }
   return contacts;
 }
 
@@ -188,7 +191,7 @@ namespace {
 std::vector<Stencil> stencils_of(const std::vector<FrictionContact>& contacts) {
   std::vector<Stencil> stencils;
   stencils.reserve(contacts.size());
-  for (const FrictionContact& c : contacts) stencils.push_back({c.kind, c.num_vertices, c.ids});
+  for (const FrictionContact& c : contacts) stencils.push_back({c.kind, c.num_vertices, c.ids, c.mu});
   return stencils;
 }
 
@@ -196,7 +199,7 @@ std::vector<Stencil> stencils_of(const std::vector<FrictionContact>& contacts) {
 
 void ImplicitFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
                                  std::vector<Triplet>* jacobian) const {
-  if (options_.mu == 0.0 || (!force && !jacobian)) return;
+  if (!options_.any() || (!force && !jacobian)) return;
   const CollisionMesh& mesh = contact_->collision_mesh();
   const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
   const int dim = mesh.dim;
@@ -206,7 +209,7 @@ void ImplicitFriction::add_force(const VecX& q, const VecX& v, double c, double 
 
 void ImplicitFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
                                           VecX& out) const {
-  if (options_.mu == 0.0) return;
+  if (!options_.any()) return;
   const CollisionMesh& mesh = contact_->collision_mesh();
   const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
   const int dim = mesh.dim;
@@ -222,7 +225,7 @@ ImplicitObstacleFriction::ImplicitObstacleFriction(const ObstacleBarrier* barrie
 
 std::vector<int> ImplicitObstacleFriction::vertices_in_contact(const VecX& q) const {
   std::vector<int> ids;
-  if (options_.mu == 0.0) return ids;
+  if (!options_.any()) return ids;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     const double d = barrier_->signed_distance(q.segment(i * dim_, dim_), nullptr, nullptr);
     if (d > 0.0 && d < dhat_) ids.push_back(static_cast<int>(i));
@@ -262,10 +265,13 @@ FrictionFrame<S> obstacle_frame(const S* x, int dim, const ObstacleBarrier& barr
   return f;
 }
 
-std::vector<Stencil> vertex_stencils(const std::vector<int>& ids) {
+std::vector<Stencil> vertex_stencils(const std::vector<int>& ids, const FrictionOptions& o) {
   std::vector<Stencil> stencils;
   stencils.reserve(ids.size());
-  for (int i : ids) stencils.push_back({FrictionContactKind::point_plane, 1, {i, -1, -1, -1}});
+  for (int i : ids) {
+    const double mu = o.mu_between_groups(o.group_of(i), o.obstacle_group);
+    if (mu > 0.0) stencils.push_back({FrictionContactKind::point_plane, 1, {i, -1, -1, -1}, mu});
+  }
   return stencils;
 }
 
@@ -273,8 +279,8 @@ std::vector<Stencil> vertex_stencils(const std::vector<int>& ids) {
 
 void ImplicitObstacleFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
                                          std::vector<Triplet>* jacobian) const {
-  if (options_.mu == 0.0 || (!force && !jacobian)) return;
-  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q));
+  if (!options_.any() || (!force && !jacobian)) return;
+  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q), options_);
   const int n = static_cast<int>(q.size()) / dim_;
   assemble_stencil_forces(stencils, as_rows(q, dim_), v, dim_, n, options_, c, weight, force, jacobian,
                           [&](const Stencil& s, const auto* x) {
@@ -284,8 +290,8 @@ void ImplicitObstacleFriction::add_force(const VecX& q, const VecX& v, double c,
 
 void ImplicitObstacleFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p,
                                                   double weight, VecX& out) const {
-  if (options_.mu == 0.0) return;
-  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q));
+  if (!options_.any()) return;
+  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q), options_);
   const int n = static_cast<int>(q.size()) / dim_;
   stencil_forces_jacobian_times(stencils, as_rows(q, dim_), v, p, dim_, n, options_, c, weight, out,
                                 [&](const Stencil& s, const auto* x) {

@@ -7,9 +7,8 @@
 namespace softsim {
 
 double assemble_friction(const std::vector<FrictionContact>& contacts, const VertexRows& V, const VertexRows& V0,
-                         double mu, FrictionSmoothing smoothing, double eps, int num_dof_vertices,
-                         const AssemblyOutputs& out) {
-  if (mu == 0.0 || contacts.empty()) return 0.0;
+                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out) {
+  if (contacts.empty()) return 0.0;
   const int dim = static_cast<int>(V.cols());
   const bool hessian = out.dynamic_hessian != nullptr;
   struct Local {
@@ -23,11 +22,11 @@ double assemble_friction(const std::vector<FrictionContact>& contacts, const Ver
     l.value = friction_contact_potential(contacts[i], V, V0, smoothing, eps, out.gradient ? &l.grad : nullptr,
                                          hessian ? &l.hess : nullptr, out.project_psd);
   });
-  const double w = out.weight * mu;
   double total = 0.0;
   for (std::size_t i = 0; i < contacts.size(); ++i) {  // sequential scatter: deterministic sums
     const FrictionContact& c = contacts[i];
     const Local& l = local[i];
+    const double w = out.weight * c.mu;
     total += w * l.value;
     for (int a = 0; a < c.num_vertices; ++a) {
       if (c.ids[a] >= num_dof_vertices) continue;
@@ -65,7 +64,7 @@ LaggedFriction::LaggedFriction(const IpcContact* contact, const FrictionOptions&
 
 void LaggedFriction::freeze(const VecX& x) {
   contacts_.clear();
-  if (options_.mu == 0.0) return;
+  if (!options_.any()) return;
   const CollisionMesh& mesh = contact_->collision_mesh();
   const IpcOptions& o = contact_->options();
   const double kappa = contact_->stiffness();
@@ -75,7 +74,8 @@ void LaggedFriction::freeze(const VecX& x) {
   for (FrictionContact& f : classify_friction_contacts(mesh, V, c)) {
     if (!(f.distance_squared < shat)) continue;
     f.lambda = normal_force_magnitude(o.form, f.distance_squared, o.dhat, kappa);
-    if (f.lambda > 0.0) contacts_.push_back(std::move(f));
+    f.mu = options_.mu_between_vertices(f.ids[0], f.ids[f.num_vertices - 1]);
+    if (f.lambda > 0.0 && f.mu > 0.0) contacts_.push_back(std::move(f));
   }
 }
 
@@ -87,7 +87,7 @@ void LaggedFriction::begin_step(const VecX& x_start) {
 }
 
 bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
-  if (options_.mu == 0.0 || fixed_point_iteration_ >= options_.iterations) return false;
+  if (!options_.any() || fixed_point_iteration_ >= options_.iterations) return false;
   ++fixed_point_iteration_;
   freeze(x);
   return true;
@@ -96,8 +96,8 @@ bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const CollisionMesh& mesh = contact_->collision_mesh();
-  return assemble_friction(contacts_, mesh.positions(x), start_positions_, options_.mu, options_.smoothing,
-                           eps(), mesh.num_dof_vertices, out);
+  return assemble_friction(contacts_, mesh.positions(x), start_positions_, options_.smoothing, eps(),
+                           mesh.num_dof_vertices, out);
 }
 
 }  // namespace softsim

@@ -15,6 +15,7 @@
 // iterations > 1: fixed-point updates (the book: "fully implicit" by lagging): after a converged
 // solve, lambda, T and the coordinates are re-frozen at the solution (u still from x^n) and the
 // step is solved again, through Energy::stiffen_if_unmet, iterations - 1 times.
+#include <cmath>
 #include <vector>
 
 #include "softsim/contact/broad_phase.hpp"
@@ -27,18 +28,35 @@ namespace softsim {
 class IpcContact;
 
 struct FrictionOptions {
-  double mu = 0.0;
+  double mu = 0.0;      // the scene's coefficient, for pairs the table does not name
   double eps_v = 1e-3;  // m/s
   FrictionSmoothing smoothing = FrictionSmoothing::c1;
   int iterations = 1;
+  // Per body pair (contact.friction.pairs): the group of every vertex id the contact terms use
+  // (bodies, then static mesh obstacles, then analytic obstacles) and a symmetric table of
+  // coefficients between groups (NaN: use mu). Empty: mu everywhere.
+  std::vector<int> vertex_group;
+  MatX pair_mu;
+  int obstacle_group = -1;  // analytic-obstacle terms: the obstacle's group
+  double mu_between_groups(int a, int b) const {
+    if (pair_mu.size() == 0 || a < 0 || b < 0) return mu;
+    const double m = pair_mu(a, b);
+    return std::isnan(m) ? mu : m;
+  }
+  int group_of(int vertex) const {
+    return vertex >= 0 && vertex < static_cast<int>(vertex_group.size()) ? vertex_group[vertex] : -1;
+  }
+  // The coefficient between the sides of a contact, given one vertex of each.
+  double mu_between_vertices(int a, int b) const { return mu_between_groups(group_of(a), group_of(b)); }
+  // Anyone with friction at all (the terms are only added then).
+  bool any() const { return mu > 0.0 || (pair_mu.size() > 0 && (pair_mu.array() > 0.0).any()); }
 };
 
-// sum_k mu lambda_k f0(|T_k^T u_k|) with derivatives (weight, projection and outputs as in
+// sum_k mu_k lambda_k f0(|T_k^T u_k|) (mu_k = contacts[k].mu) with derivatives (weight, projection and outputs as in
 // Energy::evaluate; Hessian entries go to out.dynamic_hessian). V, V0: current and step-start
 // positions (rows = vertices); vertices with id >= num_dof_vertices have no DOFs.
 double assemble_friction(const std::vector<FrictionContact>& contacts, const VertexRows& V, const VertexRows& V0,
-                         double mu, FrictionSmoothing smoothing, double eps, int num_dof_vertices,
-                         const AssemblyOutputs& out);
+                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out);
 
 // The candidate pairs as friction contacts at positions V (classified and reduced to the
 // point-point / point-edge / point-triangle / edge-edge contact realising the distance;

@@ -12,7 +12,7 @@ LaggedObstacleFriction::LaggedObstacleFriction(const ObstacleBarrier* barrier, i
 
 void LaggedObstacleFriction::freeze(const VecX& x) {
   contacts_.clear();
-  if (options_.mu == 0.0) return;
+  if (!options_.any()) return;
   VecX grad;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     const double d = barrier_->signed_distance(x.segment(i * dim_, dim_), &grad, nullptr);
@@ -26,7 +26,8 @@ void LaggedObstacleFriction::freeze(const VecX& x) {
     c.T = MatX::Identity(dim_, dim_) - n * n.transpose();
     c.distance_squared = d * d;
     c.lambda = -weights_[i] * book_barrier_first_derivative(d, dhat_, kappa_);
-    if (c.lambda > 0.0) contacts_.push_back(c);
+    c.mu = options_.mu_between_groups(options_.group_of(static_cast<int>(i)), options_.obstacle_group);
+    if (c.lambda > 0.0 && c.mu > 0.0) contacts_.push_back(c);
   }
 }
 
@@ -38,7 +39,7 @@ void LaggedObstacleFriction::begin_step(const VecX& x_start) {
 }
 
 bool LaggedObstacleFriction::stiffen_if_unmet(const VecX& x) {
-  if (options_.mu == 0.0 || fixed_point_iteration_ >= options_.iterations) return false;
+  if (!options_.any() || fixed_point_iteration_ >= options_.iterations) return false;
   ++fixed_point_iteration_;
   freeze(x);
   return true;
@@ -47,8 +48,8 @@ bool LaggedObstacleFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedObstacleFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const int n = static_cast<int>(x.size()) / dim_;
-  return assemble_friction(contacts_, as_rows(x, dim_), start_positions_, options_.mu, options_.smoothing,
-                           options_.eps_v * h_, n, out);
+  return assemble_friction(contacts_, as_rows(x, dim_), start_positions_, options_.smoothing, options_.eps_v * h_, n,
+                           out);
 }
 
 }  // namespace softsim

@@ -1,3 +1,4 @@
+#include <limits>
 #include <fmt/format.h>
 
 #include <Eigen/Geometry>
@@ -178,13 +179,35 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   return term;
 }
 
-FrictionOptions friction_options(const Scene& scene) {
+// Friction groups: the model's bodies (moving mesh obstacles included) by index, then every
+// scene obstacle k as group (number of bodies + k).
+int friction_group(const Model& model, const Scene& scene, const std::string& name) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    if (model.bodies[b].name == name) return static_cast<int>(b);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    if (scene.obstacles[k].name == name) return static_cast<int>(model.bodies.size() + k);
+  return -1;
+}
+
+FrictionOptions friction_options(const Scene& scene, const Model& model) {
   const auto& f = scene.contact.friction;
   FrictionOptions o;
   o.mu = f.mu;
   o.eps_v = f.eps_v;
   o.iterations = f.iterations;
   o.smoothing = friction_smoothing_from_string(f.smoothing);
+  if (f.pairs.empty()) return o;
+  const int groups = static_cast<int>(model.bodies.size() + scene.obstacles.size());
+  o.pair_mu = MatX::Constant(groups, groups, std::numeric_limits<double>::quiet_NaN());
+  for (const auto& pair : f.pairs) {
+    const int a = friction_group(model, scene, pair.a), b = friction_group(model, scene, pair.b);
+    if (a < 0 || b < 0) continue;  // names were validated by parse_scene
+    o.pair_mu(a, b) = o.pair_mu(b, a) = pair.mu;
+  }
+  o.vertex_group.assign(model.num_vertices(), -1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    for (int i = 0; i < model.bodies[b].mesh.num_vertices(); ++i)
+      o.vertex_group[model.bodies[b].first_vertex + i] = static_cast<int>(b);
   return o;
 }
 
@@ -210,7 +233,7 @@ void add_kinematic_meshes(Model& model, const Scene& scene, const std::string& f
     const ObstacleSpec& o = scene.obstacles[k];
     if (o.type != "mesh" || !o.velocity) continue;
     Body body;
-    body.name = fmt::format("obstacle{}", k);
+    body.name = o.name;
     body.mesh = load_obstacle_mesh(scene, o, file);
     body.surface = extract_surface(body.mesh);
     body.first_vertex = model.add_vertices(body.mesh.vertices);
@@ -269,10 +292,15 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
   // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
   bool has_mesh_obstacle = false;
-  for (const ObstacleSpec& o : scene.obstacles) {
+  FrictionOptions friction = friction_options(scene, model);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const ObstacleSpec& o = scene.obstacles[k];
     if (o.type != "mesh" || o.velocity) continue;  // moving meshes are bodies
     const Mesh mesh = load_obstacle_mesh(scene, o, file);
     add_obstacle(collision, mesh.vertices, dim == 3 ? mesh.cells : extract_surface(mesh).edges);
+    if (!friction.vertex_group.empty())
+      friction.vertex_group.resize(friction.vertex_group.size() + mesh.num_vertices(),
+                                   static_cast<int>(model.bodies.size() + k));
     has_mesh_obstacle = true;
   }
   if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
@@ -285,11 +313,11 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
   const IpcContact* ipc = contact.get();
   model.add_energy(std::move(contact));
   // Added after the contact term so that its begin_step (kappa update) runs first.
-  if (scene.contact.friction.mu > 0.0) {
+  if (friction.any()) {
     if (scene.contact.friction.mode == "implicit")
-      model.add_force(std::make_unique<ImplicitFriction>(ipc, friction_options(scene)));
+      model.add_force(std::make_unique<ImplicitFriction>(ipc, friction));
     else
-      model.add_energy(std::make_unique<LaggedFriction>(ipc, friction_options(scene)));
+      model.add_energy(std::make_unique<LaggedFriction>(ipc, friction));
   }
 }
 
@@ -445,12 +473,12 @@ Model build_model(const Scene& scene) {
       const ObstacleBarrier* obstacle = barrier.get();
       model.add_energy(std::move(barrier));
       const double kappa = scene.contact.kappa.value_or(1e5);
-      if (scene.contact.friction.mu > 0.0 && scene.contact.friction.mode == "implicit")
-        model.add_force(
-            std::make_unique<ImplicitObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction_options(scene)));
-      else if (scene.contact.friction.mu > 0.0)
-        model.add_energy(
-            std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction_options(scene)));
+      FrictionOptions friction = friction_options(scene, model);
+      friction.obstacle_group = static_cast<int>(model.bodies.size() + k);
+      if (friction.any() && scene.contact.friction.mode == "implicit")
+        model.add_force(std::make_unique<ImplicitObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction));
+      else if (friction.any())
+        model.add_energy(std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction));
     }
   }
   const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -287,6 +288,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
       const JsonReader o = obstacles.element(i);
       ObstacleSpec spec;
       spec.type = o.string("type", "plane", {"plane", "sphere", "box", "mesh"});
+      spec.name = o.string("name", fmt::format("obstacle{}", i));
       spec.path = o.path();
       if (spec.type == "mesh") {
         if (!o.has("mesh")) o.fail("mesh", "missing; a mesh obstacle needs a surface mesh file");
@@ -328,7 +330,37 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
       fr.mu = f.number("mu", fr.mu, 0.0);
       fr.eps_v = f.positive("eps_v", fr.eps_v);
       fr.mode = f.string("mode", fr.mode, {"lagged", "implicit"});
-      if (fr.mode == "implicit" && fr.mu > 0.0) {
+      fr.iterations = f.integer("iterations", fr.iterations, 1, 100);
+      fr.smoothing = f.string("smoothing", fr.smoothing, {"c1", "rational"});
+      if (f.has("pairs")) {
+        const JsonReader pairs = f.child("pairs");
+        for (std::size_t k = 0; k < pairs.array_size(); ++k) {
+          const JsonReader p = pairs.element(k);
+          ContactSpec::Friction::Pair pair;
+          pair.path = p.path();
+          if (!p.has("bodies")) p.fail("bodies", "missing; expected two body or obstacle names");
+          const auto& names = p.node().at("bodies");
+          if (!names.is_array() || names.size() != 2 || !names[0].is_string() || !names[1].is_string())
+            p.fail("bodies", "expected two body or obstacle names");
+          pair.a = names[0].get<std::string>();
+          pair.b = names[1].get<std::string>();
+          if (!p.has("mu")) p.fail("mu", "missing; expected a number >= 0");
+          pair.mu = p.number("mu", 0.0, 0.0);
+          for (const std::string& name : {pair.a, pair.b}) {
+            const bool body = std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                                          [&](const BodySpec& b) { return b.name == name; });
+            const bool obstacle = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                                              [&](const ObstacleSpec& o) { return o.name == name; });
+            if (!body && !obstacle) p.fail("bodies", "no body or obstacle is named \"" + name + "\"");
+          }
+          p.finish();
+          fr.pairs.push_back(pair);
+        }
+      }
+      f.finish();
+      const bool friction_on = fr.mu > 0.0 || std::any_of(fr.pairs.begin(), fr.pairs.end(),
+                                                           [](const auto& pair) { return pair.mu > 0.0; });
+      if (fr.mode == "implicit" && friction_on) {
         // Implicit friction has no potential (seed 003 sec. 4.5): the step is a root-finding
         // problem, so the residual form is the default and the potential form an error.
         auto& integ = scene.integrator;
@@ -342,15 +374,12 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
           integ.nonlinear_solver = "damped_newton";
         }
       }
-      fr.iterations = f.integer("iterations", fr.iterations, 1, 100);
-      fr.smoothing = f.string("smoothing", fr.smoothing, {"c1", "rational"});
-      f.finish();
       // Newton's velocity criterion must resolve the stick-slip velocity, or a body that should
       // start sliding from rest stops after one tiny step: unless solver.tolerance is given,
       // it defaults to eps_v / 10 when friction is on.
       const bool tolerance_given = root.node().contains("solver") && root.node()["solver"].is_object() &&
                                    root.node()["solver"].contains("tolerance");
-      if (fr.mu > 0.0 && !tolerance_given)
+      if (friction_on && !tolerance_given)
         scene.integrator.newton.tolerance = std::min(scene.integrator.newton.tolerance, 0.1 * fr.eps_v);
     }
     c.finish();

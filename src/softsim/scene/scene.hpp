@@ -89,6 +89,7 @@ struct BodySpec {
 };
 
 struct ObstacleSpec {
+  std::string name;            // default "obstacle<k>" (contact.friction.pairs refer to it)
   std::string type = "plane";  // "plane", "sphere", "box"
   Vec3 point = Vec3::Zero();   // plane: a point on it; sphere, box: the centre
   Vec3 normal = Vec3::UnitY();
@@ -116,6 +117,13 @@ struct ContactSpec {
     std::string mode = "lagged";     // only "lagged" ("implicit" is rejected)
     int iterations = 1;              // lagged fixed-point updates per step
     std::string smoothing = "c1";    // "c1" (IPC) or "rational" (seed 003 s_b)
+    // Coefficients per pair of bodies / obstacles (by name); other pairs use mu.
+    struct Pair {
+      std::string a, b;
+      double mu = 0.0;
+      std::string path;  // JSON path, for messages
+    };
+    std::vector<Pair> pairs;
   } friction;
 };
 
