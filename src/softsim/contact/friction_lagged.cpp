@@ -81,9 +81,16 @@ void LaggedFriction::freeze(const VecX& x) {
 
 void LaggedFriction::begin_step(const VecX& x_start) {
   x_start_ = x_start;
-  start_positions_ = contact_->collision_mesh().positions(x_start);
+  reference_positions_ = contact_->collision_mesh().positions(x_start);
+  eps_ = options_.eps_v * h_;
   fixed_point_iteration_ = 1;
   freeze(x_start);
+}
+
+void LaggedFriction::set_stage_velocity(const VecX& reference, double scale) {
+  if (!(scale > 0.0) || contacts_.empty()) return;
+  reference_positions_ = contact_->collision_mesh().positions(reference);
+  eps_ = options_.eps_v / scale;
 }
 
 bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
@@ -96,7 +103,7 @@ bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const CollisionMesh& mesh = contact_->collision_mesh();
-  return assemble_friction(contacts_, mesh.positions(x), start_positions_, options_.smoothing, eps(),
+  return assemble_friction(contacts_, mesh.positions(x), reference_positions_, options_.smoothing, eps_,
                            mesh.num_dof_vertices, out);
 }
 

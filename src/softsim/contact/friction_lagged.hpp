@@ -73,10 +73,11 @@ class LaggedFriction : public Energy {
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   void set_time_step(double t, double h) override { h_ = h; }
   void begin_step(const VecX& x_start) override;
+  void set_stage_velocity(const VecX& reference, double scale) override;
   bool stiffen_if_unmet(const VecX& x) override;
 
   const std::vector<FrictionContact>& contacts() const { return contacts_; }
-  double eps() const { return options_.eps_v * h_; }
+  double eps() const { return eps_; }
 
  private:
   void freeze(const VecX& x);
@@ -85,7 +86,10 @@ class LaggedFriction : public Energy {
   double h_ = 0.0;
   int fixed_point_iteration_ = 0;
   VecX x_start_;
-  VertexRows start_positions_;  // mesh.positions(x_start_)
+  // u is measured from the stage's reference positions with eps = eps_v / scale (seed 003 eq.
+  // 25-27: friction of the stage velocity v = scale (x - reference)); BE: x^n and eps_v h.
+  VertexRows reference_positions_;
+  double eps_ = 0.0;
   std::vector<FrictionContact> contacts_;
 };
 

@@ -33,9 +33,16 @@ void LaggedObstacleFriction::freeze(const VecX& x) {
 
 void LaggedObstacleFriction::begin_step(const VecX& x_start) {
   x_start_ = x_start;
-  start_positions_ = as_rows(x_start, dim_);
+  reference_positions_ = as_rows(x_start, dim_);
+  eps_ = options_.eps_v * h_;
   fixed_point_iteration_ = 1;
   freeze(x_start);
+}
+
+void LaggedObstacleFriction::set_stage_velocity(const VecX& reference, double scale) {
+  if (!(scale > 0.0) || contacts_.empty()) return;
+  reference_positions_ = as_rows(reference, dim_);
+  eps_ = options_.eps_v / scale;
 }
 
 bool LaggedObstacleFriction::stiffen_if_unmet(const VecX& x) {
@@ -48,8 +55,7 @@ bool LaggedObstacleFriction::stiffen_if_unmet(const VecX& x) {
 double LaggedObstacleFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
   const int n = static_cast<int>(x.size()) / dim_;
-  return assemble_friction(contacts_, as_rows(x, dim_), start_positions_, options_.smoothing, options_.eps_v * h_, n,
-                           out);
+  return assemble_friction(contacts_, as_rows(x, dim_), reference_positions_, options_.smoothing, eps_, n, out);
 }
 
 }  // namespace softsim

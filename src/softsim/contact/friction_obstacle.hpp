@@ -23,6 +23,7 @@ class LaggedObstacleFriction : public Energy {
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   void set_time_step(double t, double h) override { h_ = h; }
   void begin_step(const VecX& x_start) override;
+  void set_stage_velocity(const VecX& reference, double scale) override;
   bool stiffen_if_unmet(const VecX& x) override;
   const std::vector<FrictionContact>& contacts() const { return contacts_; }
 
@@ -36,7 +37,8 @@ class LaggedObstacleFriction : public Energy {
   double h_ = 0.0;
   int fixed_point_iteration_ = 0;
   VecX x_start_;
-  VertexRows start_positions_;  // x_start_ as rows
+  VertexRows reference_positions_;  // as LaggedFriction: u from the stage's reference, eps = eps_v / scale
+  double eps_ = 0.0;
   std::vector<FrictionContact> contacts_;
 };
 

@@ -117,6 +117,9 @@ VecX StageSolver::force(const VecX& q, const VecX& v) const {
   // targets are at x^n there (stage fraction 0), not at their end-of-step positions (which made
   // the penalty force kappa m h v, and a0, explode as kappa grew).
   model_.set_stage_fraction(0.0);
+  // Terms that measure velocities through displacements (lagged friction) see v: the map
+  // v = (x - (q - h v)) / h evaluated at x = q (seed 003 eq. 27: f_lag(q^t, q^t, v^t)).
+  if (h_ > 0.0) model_.set_stage_velocity(q - h_ * v, 1.0 / h_);
   model_.potential(q, out);
   model_.set_stage_fraction(1.0);
   VecX f = -g;

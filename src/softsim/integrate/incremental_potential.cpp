@@ -14,6 +14,7 @@ void IncrementalPotential::set_step(const VecX& predictor, double inertia_weight
   damping_reference_ = damping_reference;
   damping_weight_ = has_damping_ ? damping_weight : 0.0;
   velocity_scale_ = potential_weight != 0.0 ? damping_weight / potential_weight : 0.0;
+  if (velocity_scale_ > 0.0) model_.set_stage_velocity(damping_reference_, velocity_scale_);
 }
 
 void IncrementalPotential::freeze_damping_stiffness(const VecX& x_start) {

@@ -27,6 +27,9 @@ class Energy {
   // (e.g. 1/2 for the first TR-BDF2 stage); time-dependent targets interpolate to it. begin_step
   // resets c to 1.
   virtual void set_stage_fraction(double c) {}
+  // The next solve's velocity is v = scale (x - reference) (BE: (x - x^n)/h; a DIRK stage of
+  // length k: (x - Q)/k): terms that measure velocities (lagged friction) use it.
+  virtual void set_stage_velocity(const VecX& reference, double scale) {}
   // Called after every accepted Newton iterate (adaptive parameters such as the barrier
   // stiffness); the objective's value may change, so the solver re-evaluates it.
   virtual void end_iteration(const VecX& x) {}

@@ -124,6 +124,10 @@ void Model::set_stage_fraction(double c) {
   for (auto& term : energies_) term->set_stage_fraction(c);
 }
 
+void Model::set_stage_velocity(const VecX& reference, double scale) {
+  for (auto& term : energies_) term->set_stage_velocity(reference, scale);
+}
+
 void Model::end_iteration(const VecX& x) {
   for (auto& term : energies_) term->end_iteration(x);
 }

@@ -55,6 +55,8 @@ class Model {
   void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
   // The next solve is an integrator stage ending at t + c h (see Energy::set_stage_fraction).
   void set_stage_fraction(double c);
+  // The next solve's velocity map v = scale (x - reference) (see Energy::set_stage_velocity).
+  void set_stage_velocity(const VecX& reference, double scale);
   // True when a penalty term stiffened after a converged solve: solve the step again.
   bool stiffen_unmet_penalties(const VecX& x);
   void end_iteration(const VecX& x);
