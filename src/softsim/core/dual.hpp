@@ -28,6 +28,7 @@ inline Dual sqrt(const Dual& a) {
   return {s, a.d / (2.0 * s)};
 }
 inline Dual log(const Dual& a) { return {std::log(a.v), a.d / a.v}; }
+inline double value_of(const Dual& a) { return a.v; }  // as for double and Jet (core/jet.hpp)
 
 }  // namespace softsim
 
