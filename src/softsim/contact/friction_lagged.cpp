@@ -2,7 +2,7 @@
 
 #include "softsim/contact/broad_phase.hpp"
 #include "softsim/contact/ipc_contact.hpp"
-#include "softsim/core/parallel.hpp"
+#include "softsim/contact/stencil_outputs.hpp"
 
 namespace softsim {
 
@@ -10,57 +10,28 @@ double assemble_friction(const std::vector<FrictionContact>& contacts, const Ver
                          double mu, FrictionSmoothing smoothing, double eps, int num_dof_vertices,
                          const AssemblyOutputs& out) {
   if (mu == 0.0 || contacts.empty()) return 0.0;
-  const int dim = static_cast<int>(V.cols());
   const bool hessian = out.dynamic_hessian != nullptr;
-  struct Local {
-    double value = 0;
-    FrictionStencilVec grad;
-    FrictionStencilMat hess;
-  };
-  std::vector<Local> local(contacts.size());
-  parallel_for(contacts.size(), [&](std::size_t i) {
-    Local& l = local[i];
-    l.value = friction_contact_potential(contacts[i], V, V0, smoothing, eps, out.gradient ? &l.grad : nullptr,
-                                         hessian ? &l.hess : nullptr, out.project_psd);
-  });
-  const double w = out.weight * mu;
-  double total = 0.0;
-  for (std::size_t i = 0; i < contacts.size(); ++i) {  // sequential scatter: deterministic sums
-    const FrictionContact& c = contacts[i];
-    const Local& l = local[i];
-    total += w * l.value;
-    for (int a = 0; a < c.num_vertices; ++a) {
-      if (c.ids[a] >= num_dof_vertices) continue;
-      if (out.gradient) out.gradient->segment(c.ids[a] * dim, dim) += w * l.grad.segment(a * dim, dim);
-      if (!hessian) continue;
-      for (int b = 0; b < c.num_vertices; ++b) {
-        if (c.ids[b] >= num_dof_vertices) continue;
-        for (int r = 0; r < dim; ++r)
-          for (int s = 0; s < dim; ++s)
-            out.dynamic_hessian->emplace_back(c.ids[a] * dim + r, c.ids[b] * dim + s,
-                                              w * l.hess(a * dim + r, b * dim + s));
-      }
-    }
-  }
-  return total;
+  return assemble_contact_stencils(
+      contacts.size(), static_cast<int>(V.cols()), num_dof_vertices, out.weight * mu, out,
+      [&](std::size_t i) { return std::pair(contacts[i].ids.data(), contacts[i].num_vertices); },
+      [&](std::size_t i, ContactStencilTerm& t) {
+        t.value = friction_contact_potential(contacts[i], V, V0, smoothing, eps, out.gradient ? &t.grad : nullptr,
+                                             hessian ? &t.hess : nullptr, out.project_psd);
+      });
 }
 
-LaggedFriction::LaggedFriction(const IpcContact* contact, const FrictionOptions& options)
-    : contact_(contact), options_(options) {}
-
-void LaggedFriction::freeze(const VecX& x) {
-  contacts_.clear();
-  if (options_.mu == 0.0) return;
-  const CollisionMesh& mesh = contact_->collision_mesh();
-  const IpcOptions& o = contact_->options();
-  const double kappa = contact_->stiffness();
+std::vector<FrictionContact> ipc_friction_contacts(const IpcContact& contact, const VecX& x) {
+  const CollisionMesh& mesh = contact.collision_mesh();
+  const IpcOptions& o = contact.options();
+  const double kappa = contact.stiffness();
   const double shat = o.dhat * o.dhat;
   const VertexRows V = mesh.positions(x);
   const Candidates c = proximity_candidates(mesh, x, o.dhat, o.broad_phase);
+  std::vector<FrictionContact> contacts;
   auto keep = [&](FrictionContact f) {
     if (!(f.distance_squared < shat)) return;
     f.lambda = normal_force_magnitude(o.form, f.distance_squared, o.dhat, kappa);
-    if (f.lambda > 0.0) contacts_.push_back(std::move(f));
+    if (f.lambda > 0.0) contacts.push_back(std::move(f));
   };
   for (const auto& [v, f] : c.vertex_face)
     keep(friction_contact_for_point_triangle(V, mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
@@ -68,11 +39,25 @@ void LaggedFriction::freeze(const VecX& x) {
     keep(friction_contact_for_edge_edge(V, mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
   for (const auto& [v, e] : c.vertex_edge)
     keep(friction_contact_for_point_edge(V, mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  return contacts;
+}
+
+LaggedFriction::LaggedFriction(const IpcContact* contact, const FrictionOptions& options)
+    : LaggedFriction(&contact->collision_mesh(), [contact](const VecX& x) { return ipc_friction_contacts(*contact, x); },
+                     options) {}
+
+LaggedFriction::LaggedFriction(const CollisionMesh* mesh, ContactSource source, const FrictionOptions& options)
+    : mesh_(mesh), source_(std::move(source)), options_(options) {}
+
+void LaggedFriction::freeze(const VecX& x) {
+  contacts_.clear();
+  if (options_.mu == 0.0) return;
+  contacts_ = source_(x);
 }
 
 void LaggedFriction::begin_step(const VecX& x_start) {
   x_start_ = x_start;
-  start_positions_ = contact_->collision_mesh().positions(x_start);
+  start_positions_ = mesh_->positions(x_start);
   fixed_point_iteration_ = 1;
   freeze(x_start);
 }
@@ -86,9 +71,8 @@ bool LaggedFriction::stiffen_if_unmet(const VecX& x) {
 
 double LaggedFriction::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   if (contacts_.empty() || !(h_ > 0.0) || x_start_.size() != x.size()) return 0.0;
-  const CollisionMesh& mesh = contact_->collision_mesh();
-  return assemble_friction(contacts_, mesh.positions(x), start_positions_, options_.mu, options_.smoothing,
-                           eps(), mesh.num_dof_vertices, out);
+  return assemble_friction(contacts_, mesh_->positions(x), start_positions_, options_.mu, options_.smoothing, eps(),
+                           mesh_->num_dof_vertices, out);
 }
 
 }  // namespace softsim
