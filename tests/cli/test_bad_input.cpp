@@ -48,6 +48,10 @@ const BadScene kBadScenes[] = {
     {"fixed_ids_out_of_range.json", "fixed_ids_out_of_range.json", "bodies[0].fixed[0].ids: vertex 999 is out of range",
      "has 12 vertices"},
     {"body_below_plane.json", "body_below_plane.json", "obstacles[0]: a vertex starts on or behind the plane", ""},
+    {"contact_type_unknown.json", "contact_type_unknown.json", "contact.type: expected one of barrier, penalty",
+     "got \"penalties\""},
+    {"penalty_delta_negative.json", "penalty_delta_negative.json",
+     "contact.delta: expected a positive number, got -0.001", ""},
 };
 
 // Mesh files that are bad on their own: `softsim info` must reject them too (the others,

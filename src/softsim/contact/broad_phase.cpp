@@ -31,7 +31,7 @@ PairList filter(PairList pairs, Excluded&& excluded) {
 }
 
 Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows* V1,
-                           double radius, BroadPhaseMethod method) {
+                           double radius, BroadPhaseMethod method, bool with_edge_edge = true) {
   if (V0.rows() != mesh.num_total_vertices() || V0.cols() != mesh.dim ||
       (V1 && (V1->rows() != V0.rows() || V1->cols() != V0.cols())))
     throw std::invalid_argument("broad phase: positions do not match the collision mesh");
@@ -42,8 +42,9 @@ Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, cons
     const std::vector<Aabb> fb = primitive_boxes(V0, V1, mesh.faces, radius);
     c.vertex_face = filter(box_pairs(vb, fb, false, method),
                            [&](int v, int f) { return mesh.excluded_vertex_face(v, f); });
-    c.edge_edge = filter(box_pairs(eb, eb, true, method),
-                         [&](int a, int b) { return mesh.excluded_edge_edge(a, b); });
+    if (with_edge_edge)
+      c.edge_edge = filter(box_pairs(eb, eb, true, method),
+                           [&](int a, int b) { return mesh.excluded_edge_edge(a, b); });
   } else {
     c.vertex_edge = filter(box_pairs(vb, eb, false, method),
                            [&](int v, int e) { return mesh.excluded_vertex_edge(v, e); });
@@ -69,6 +70,10 @@ Candidates proximity_candidates(const CollisionMesh& mesh, const VertexRows& V, 
 Candidates ccd_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows& V1,
                           double margin, BroadPhaseMethod method) {
   return find_candidates(mesh, V0, &V1, 0.5 * margin, method);
+}
+
+Candidates point_candidates(const CollisionMesh& mesh, const VertexRows& V, double radius, BroadPhaseMethod method) {
+  return find_candidates(mesh, V, nullptr, 0.5 * radius, method, false);
 }
 
 Candidates proximity_candidates(const CollisionMesh& mesh, const VecX& x, double dhat,

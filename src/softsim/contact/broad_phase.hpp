@@ -40,6 +40,11 @@ Candidates ccd_candidates(const CollisionMesh& mesh, const VertexRows& V0, const
                           double margin = 0.0,
                           BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
 
+// Point-primitive pairs only (vertex-face in 3D, vertex-edge in 2D) that may be closer than
+// `radius` at V, as proximity_candidates without the edge-edge pairs (penalty contact).
+Candidates point_candidates(const CollisionMesh& mesh, const VertexRows& V, double radius,
+                            BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+
 // The same from DOF vectors (size num_dof_vertices * dim); obstacles stay at rest.
 Candidates proximity_candidates(const CollisionMesh& mesh, const VecX& x, double dhat,
                                 BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);

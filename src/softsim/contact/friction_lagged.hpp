@@ -15,7 +15,10 @@
 // iterations > 1: fixed-point updates (the book: "fully implicit" by lagging): after a converged
 // solve, lambda, T and the coordinates are re-frozen at the solution (u still from x^n) and the
 // step is solved again, through Energy::stiffen_if_unmet, iterations - 1 times.
+// The same term freezes penalty contact points instead (PenaltyContact::friction_contacts:
+// lambda = -b'(d), seed 003 eq. 3) when built from a contact source.
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "softsim/contact/broad_phase.hpp"
@@ -64,10 +67,18 @@ double assemble_friction(const std::vector<FrictionContact>& contacts, const Ver
 std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
                                                         const Candidates& candidates);
 
+// The IPC pairs closer than dhat at x as friction contacts with their normal forces (above).
+std::vector<FrictionContact> ipc_friction_contacts(const IpcContact& contact, const VecX& x);
+
 class LaggedFriction : public Energy {
  public:
+  // The contacts to freeze at x, with their normal forces lambda.
+  using ContactSource = std::function<std::vector<FrictionContact>(const VecX& x)>;
   // contact must outlive this term and be begun (begin_step) before it each step.
   LaggedFriction(const IpcContact* contact, const FrictionOptions& options);
+  // Any other source of contacts over the vertices of `mesh` (e.g. penalty contact points); mesh
+  // and whatever source refers to must outlive this term.
+  LaggedFriction(const CollisionMesh* mesh, ContactSource source, const FrictionOptions& options);
 
   std::string name() const override { return "lagged_friction"; }
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
@@ -81,7 +92,8 @@ class LaggedFriction : public Energy {
 
  private:
   void freeze(const VecX& x);
-  const IpcContact* contact_;
+  const CollisionMesh* mesh_;
+  ContactSource source_;
   FrictionOptions options_;
   double h_ = 0.0;
   int fixed_point_iteration_ = 0;

@@ -9,53 +9,24 @@ ObstacleBarrier::ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector
                                  double kappa)
     : dim_(dim), obstacle_(std::move(obstacle)), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa) {}
 
+namespace {
+
+// The signed distance (analytic_obstacle.hpp) with its exact gradient and Hessian by forward mode.
+template <int D>
+double signed_distance_jet(const AnalyticObstacle& o, const VecX& p, VecX* grad, MatX* hess) {
+  if (!grad && !hess) return analytic_signed_distance<double, D>(o, p.head<D>());
+  Eigen::Matrix<Jet<D>, D, 1> x;
+  for (int k = 0; k < D; ++k) x[k] = Jet<D>::variable(p[k], k);
+  const Jet<D> d = analytic_signed_distance<Jet<D>, D>(o, x);
+  if (grad) *grad = d.g;
+  if (hess) *hess = d.H;
+  return d.v;
+}
+
+}  // namespace
+
 double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) const {
-  const int d = dim_;
-  switch (obstacle_.shape) {
-    case AnalyticObstacle::Shape::Plane:
-      if (grad) *grad = obstacle_.normal;
-      if (hess) *hess = MatX::Zero(d, d);
-      return obstacle_.normal.dot(p - obstacle_.point);
-    case AnalyticObstacle::Shape::Sphere: {
-      // The book's ball: d = |x - c| - r, Hess = (|r|^2 I - r r^T) / |r|^3.
-      const VecX r = p - obstacle_.point;
-      const double len = r.norm();
-      if (grad) *grad = r / len;
-      if (hess) *hess = (MatX::Identity(d, d) * len * len - r * r.transpose()) / (len * len * len);
-      return len - obstacle_.radius;
-    }
-    case AnalyticObstacle::Shape::Box: {
-      // Outside: distance to the nearest point of the box, d = |max(q, 0)| with q = |x - c| - e
-      // per axis; inside (not reachable while the barrier holds): the largest q.
-      const VecX rel = p - obstacle_.point;
-      VecX q(d), outside = VecX::Zero(d);
-      for (int k = 0; k < d; ++k) {
-        q[k] = std::abs(rel[k]) - obstacle_.half_extents[k];
-        if (q[k] > 0) outside[k] = std::copysign(q[k], rel[k]);
-      }
-      const double len = outside.norm();
-      if (len > 0.0) {
-        if (grad) *grad = outside / len;
-        if (hess) {
-          MatX P = MatX::Zero(d, d);
-          for (int k = 0; k < d; ++k)
-            if (q[k] > 0) P(k, k) = 1.0;
-          *hess = (P - outside * outside.transpose() / (len * len)) / len;
-        }
-        return len;
-      }
-      int k_max = 0;
-      for (int k = 1; k < d; ++k)
-        if (q[k] > q[k_max]) k_max = k;
-      if (grad) {
-        *grad = VecX::Zero(d);
-        (*grad)[k_max] = std::copysign(1.0, rel[k_max]);
-      }
-      if (hess) *hess = MatX::Zero(d, d);
-      return q[k_max];
-    }
-  }
-  return 0.0;
+  return dim_ == 3 ? signed_distance_jet<3>(obstacle_, p, grad, hess) : signed_distance_jet<2>(obstacle_, p, grad, hess);
 }
 
 double ObstacleBarrier::min_contact_distance(const VecX& x) const {

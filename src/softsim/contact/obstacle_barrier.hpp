@@ -6,17 +6,10 @@
 // w_i = A_i dhat (A_i the vertex's contact area). Step filter: the book's ground CCD for planes,
 // alpha <= 0.9 d_i / (-n . p_i); for spheres and boxes, whose distance is 1-Lipschitz,
 // alpha <= 0.9 d_i / |p_i| (a point cannot close a gap faster than it moves).
+#include "softsim/contact/analytic_obstacle.hpp"
 #include "softsim/model/energy.hpp"
 
 namespace softsim {
-
-struct AnalyticObstacle {
-  enum class Shape { Plane, Sphere, Box } shape = Shape::Plane;
-  VecX point;   // plane: a point on it; sphere / box: the centre
-  VecX normal;  // plane: unit normal towards the bodies
-  double radius = 0.0;  // sphere
-  VecX half_extents;    // box
-};
 
 class ObstacleBarrier : public Energy {
  public:

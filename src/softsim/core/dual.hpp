@@ -28,6 +28,7 @@ inline Dual sqrt(const Dual& a) {
   return {s, a.d / (2.0 * s)};
 }
 inline Dual log(const Dual& a) { return {std::log(a.v), a.d / a.v}; }
+inline double value_of(const Dual& a) { return a.v; }  // as for double and Jet (core/jet.hpp)
 
 }  // namespace softsim
 
@@ -41,7 +42,3 @@ struct NumTraits<softsim::Dual> : NumTraits<double> {
   enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 2, AddCost = 2, MulCost = 4 };
 };
 }  // namespace Eigen
-
-namespace softsim {
-inline double value_of(const Dual& x) { return x.v; }
-}  // namespace softsim

@@ -20,6 +20,7 @@
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/surface.hpp"
+#include "softsim/scene/build_contact.hpp"
 #include "softsim/scene/scene.hpp"
 
 namespace softsim {
@@ -257,13 +258,11 @@ void add_kinematic_meshes(Model& model, const Scene& scene, const std::string& f
 // pair apart (the barrier is infinite at contact).
 void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) {
   const int dim = model.dim();
-  const auto X = as_rows(model.rest_positions, dim);
-  const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
   IpcOptions options;
-  options.dhat = scene.contact.dhat.value_or(1e-3 * diagonal);
+  options.dhat = scene.contact.dhat.value_or(default_contact_distance(model));
   options.kappa = scene.contact.kappa;
   options.form = scene.contact.barrier == "book" ? BarrierForm::book_unsquared : BarrierForm::ipc_squared;
-  options.broad_phase = scene.contact.broad_phase == "bvh" ? BroadPhaseMethod::BVH : BroadPhaseMethod::SpatialHash;
+  options.broad_phase = broad_phase_method(scene.contact);
   options.thickness = scene.contact.thickness;
   // Collision geometry: surfaces of solids and shells; the vertices of edge-only (mass-spring
   // grid) bodies as points, since their crossing diagonals would intersect each other.
@@ -435,7 +434,8 @@ Model build_model(const Scene& scene) {
       }
     }
   }
-  if (!scene.obstacles.empty()) {
+  const bool penalty = scene.contact.type == "penalty";
+  if (!scene.obstacles.empty() && !penalty) {
     // Contact area per vertex: the body's mean edge length to the power dim - 1 (the book's
     // square drop: side / n_seg = 0.25 per node in 2D).
     std::vector<double> area(model.num_vertices(), 0.0);
@@ -447,26 +447,13 @@ Model build_model(const Scene& scene) {
       mean /= std::max<Eigen::Index>(1, edges.rows());
       for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = std::pow(mean, dim - 1);
     }
-    const auto X = as_rows(model.rest_positions, dim);
-    const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
-    const double dhat = scene.contact.dhat.value_or(1e-3 * diagonal);
+    const double dhat = scene.contact.dhat.value_or(default_contact_distance(model));
     for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
       const ObstacleSpec& o = scene.obstacles[k];
       if (o.type == "mesh") continue;  // part of the IPC collision mesh (add_ipc_contact)
       std::vector<double> weights(area.size());
       for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
-      AnalyticObstacle shape;
-      shape.point = o.point.head(dim);
-      if (o.type == "plane") {
-        shape.shape = AnalyticObstacle::Shape::Plane;
-        shape.normal = o.normal.head(dim);
-      } else if (o.type == "sphere") {
-        shape.shape = AnalyticObstacle::Shape::Sphere;
-        shape.radius = o.radius;
-      } else {
-        shape.shape = AnalyticObstacle::Shape::Box;
-        shape.half_extents = 0.5 * o.size.head(dim);
-      }
+      const AnalyticObstacle shape = analytic_obstacle(o, dim);
       auto barrier = std::make_unique<ObstacleBarrier>(dim, shape, weights, dhat, scene.contact.kappa.value_or(1e5));
       if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
         throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", file, k, o.type == "plane" ? "behind" : "inside", o.type));
@@ -485,7 +472,18 @@ Model build_model(const Scene& scene) {
                                           [](const ObstacleSpec& o) { return o.type == "mesh"; });
   if (mesh_obstacles && !scene.contact.enabled)
     throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need IPC contact, which is disabled", file));
-  if (scene.contact.enabled) add_ipc_contact(model, scene, file);
+  if (penalty) {
+    std::vector<Mesh> static_meshes;
+    for (const ObstacleSpec& o : scene.obstacles)
+      if (o.type == "mesh" && !o.velocity) static_meshes.push_back(load_obstacle_mesh(scene, o, file));
+    if (scene.contact.friction.mode == "implicit")
+      throw InputError(fmt::format("{}: contact.friction.mode: \"implicit\" friction is not available with penalty "
+                                   "contact yet (use \"lagged\", or contact.type \"barrier\")",
+                                   file));
+    add_penalty_contact(model, scene, static_meshes, friction_options(scene, model));
+  } else if (scene.contact.enabled) {
+    add_ipc_contact(model, scene, file);
+  }
   model.finalize();
   return model;
 }

@@ -319,6 +319,14 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   if (root.has("contact")) {
     const JsonReader c = root.child("contact");
     scene.contact.enabled = c.boolean("enabled", scene.contact.enabled);
+    scene.contact.type = c.string("type", scene.contact.type, {"barrier", "penalty"});
+    const bool penalty = scene.contact.type == "penalty";
+    for (const char* key : {"dhat", "barrier", "thickness"})
+      if (penalty && c.has(key)) c.fail(key, "applies to contact.type \"barrier\" (penalty contact uses \"delta\")");
+    for (const char* key : {"delta", "search_radius"})
+      if (!penalty && c.has(key)) c.fail(key, "applies to contact.type \"penalty\"");
+    if (c.has("delta")) scene.contact.delta = c.positive("delta", 1e-3);
+    if (c.has("search_radius")) scene.contact.search_radius = c.positive("search_radius", 1.0);
     if (c.has("dhat")) scene.contact.dhat = c.positive("dhat", 1e-3);
     if (c.has("kappa")) scene.contact.kappa = c.positive("kappa", 1e5);
     scene.contact.barrier = c.string("barrier", scene.contact.barrier, {"ipc", "book"});

@@ -110,6 +110,10 @@ struct ContactSpec {
   std::string barrier = "ipc";      // "ipc" (squared distances) or "book"
   std::string broad_phase = "hash";  // "hash" or "bvh"
   double thickness = 0.0;  // m: minimum separation kept between surfaces (shells)
+  // "barrier" (IPC, above) or "penalty" (seed 003 sec. 3.2: cubic penalty on signed gaps).
+  std::string type = "barrier";
+  std::optional<double> delta;          // penalty: thickness tolerance (m); default as dhat
+  std::optional<double> search_radius;  // penalty: m; default per body (docs/scene-format.md)
   // Lagged IPC friction (contact.friction): off while mu = 0.
   struct Friction {
     double mu = 0.0;
