@@ -3,7 +3,8 @@
 // fixed-point iterations), BE, BDF2, SDIRK2, TR-BDF2 and the trapezoidal rule, h = 0.1 ... 0.01 s. Prints a
 // markdown table (docs/friction.md) with the relative errors; "no stop" when the block is
 // still moving after 50 s.
-//   bench_block_slide [--integrators backward_euler,bdf2,sdirk2,tr_bdf2,trapezoidal] [--t-max 50]
+//   bench_block_slide [--integrators backward_euler,bdf2,sdirk2,tr_bdf2,trapezoidal,trapezoidal_damped] [--t-max 50]
+// (trapezoidal_damped: TR with damping.beta = 1e-3 s)
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -16,7 +17,7 @@ using namespace softsim;
 using experiments::BlockSlide;
 
 int main(int argc, char** argv) {
-  std::vector<std::string> integrators{"backward_euler", "bdf2", "sdirk2", "tr_bdf2", "trapezoidal"};
+  std::vector<std::string> integrators{"backward_euler", "bdf2", "sdirk2", "tr_bdf2", "trapezoidal", "trapezoidal_damped"};
   double t_max = 50.0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--integrators")) {

@@ -124,3 +124,31 @@ TEST(ImplicitFrictionJacobian, IpcPairsIn2D) {
 
 }  // namespace
 }  // namespace softsim
+
+namespace softsim {
+namespace {
+
+// Penalty contact (seed 003's own setting): a block 0.4 mm deep in the plane's delta layer, and
+// a block resting inside the delta layer of another (face, edge and vertex features).
+TEST(ImplicitFrictionJacobian, PenaltyContactPoints) {
+  nlohmann::json j = base_scene(3);
+  j["contact"] = {{"type", "penalty"}, {"delta", 0.001}, {"kappa", 1e9},
+                  {"friction", {{"mu", 0.5}, {"mode", "implicit"}, {"eps_v", 0.01}}}};
+  j["bodies"] = {block(3, 0.1004), block(3, 0.3008, 30.0, 0.05)};
+  j["obstacles"] = {{{"type", "plane"}, {"point", {0, 0, 0}}, {"normal", {0, 1, 0}}}};
+  expect_good("penalty points, 3D", check(j, 100.0));
+  j["obstacles"] = {{{"type", "sphere"}, {"center", {0.1, -0.5004, 0.1}}, {"radius", 0.5}}};
+  expect_good("penalty, sphere", check(j, 100.0));
+}
+
+TEST(ImplicitFrictionJacobian, PenaltyContactPointsIn2D) {
+  nlohmann::json j = base_scene(2);
+  j["contact"] = {{"type", "penalty"}, {"delta", 0.001}, {"kappa", 1e9},
+                  {"friction", {{"mu", 0.5}, {"mode", "implicit"}, {"eps_v", 0.01}}}};
+  j["bodies"] = {block(2, 0.1004), block(2, 0.3008, 0.0, 0.05)};
+  j["obstacles"] = {{{"type", "plane"}, {"point", {0, 0}}, {"normal", {0, 1}}}};
+  expect_good("penalty points, 2D", check(j, 100.0));
+}
+
+}  // namespace
+}  // namespace softsim

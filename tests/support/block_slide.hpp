@@ -32,14 +32,16 @@ struct BlockSlideResult {
   double seconds = 0;  // wall time
 };
 
+// contact: "barrier" (the book's barrier on the plane, dhat = 1 mm) or "penalty" (seed 003's
+// cubic penalty, delta = 1 mm, adaptive kappa).
 inline nlohmann::json block_slide_scene(const std::string& mode, int iterations, const std::string& integrator, double h,
-                                        double gap = 2e-4) {
+                                        double gap = 2e-4, const std::string& contact = "barrier") {
   const double th = BlockSlide::theta(), g = BlockSlide::kG;
   nlohmann::json j = {
       {"dim", 3},
       {"time", {{"dt", h}, {"steps", 1}}},
       {"gravity", {g * std::sin(th), -g * std::cos(th), 0.0}},
-      {"integrator", {{"type", integrator}}},
+      {"integrator", {{"type", integrator == "trapezoidal_damped" ? "trapezoidal" : integrator}}},
       {"bodies",
        {{{"name", "block"},
          {"generator", {{"type", "box"}, {"size", {0.2, 0.2, 0.2}}, {"resolution", {1, 1, 1}}}},
@@ -50,19 +52,28 @@ inline nlohmann::json block_slide_scene(const std::string& mode, int iterations,
       {"contact",
        {{"dhat", 1e-3},
         {"friction", {{"mu", BlockSlide::kMu}, {"eps_v", BlockSlide::kEpsV}, {"mode", mode}, {"iterations", iterations}}}}}};
+  // "trapezoidal_damped": TR with Rayleigh stiffness damping beta = 1e-3 s, which damps the stiff
+  // normal contact mode that TR leaves undamped but not the rigid slide.
+  if (integrator == "trapezoidal_damped") j["damping"] = {{"beta", 1e-3}};
+  if (contact == "penalty") {
+    j["contact"].erase("dhat");
+    j["contact"]["type"] = "penalty";
+    j["contact"]["delta"] = 1e-3;
+  }
   return j;
 }
 
 // The gap at which the plane's barrier carries the block's weight component m g cos(theta), so
 // the slide starts in normal equilibrium (a block dropped from elsewhere would first bounce,
 // and lagged friction would freeze the bounce's contact force).
-inline double block_slide_equilibrium_gap() {
+inline double block_slide_equilibrium_gap(const std::string& contact = "barrier") {
   const double g0 = 2e-4;
-  const Scene scene = parse_scene(block_slide_scene("lagged", 1, "backward_euler", 0.01, g0), "block_slide.json");
+  const Scene scene =
+      parse_scene(block_slide_scene("lagged", 1, "backward_euler", 0.01, g0, contact), "block_slide.json");
   Model model = build_model(scene);
   const Energy* barrier = nullptr;
   for (const auto& e : model.energies())
-    if (e->name() == "obstacle_barrier") barrier = e.get();
+    if (e->name() == "obstacle_barrier" || e->name() == "penalty_contact") barrier = e.get();
   const double weight = model.total_mass() * BlockSlide::kG * std::cos(BlockSlide::theta());
   auto normal_force = [&](double gap) {
     VecX x = model.rest_positions, grad = VecX::Zero(x.size());
@@ -82,10 +93,11 @@ inline double block_slide_equilibrium_gap() {
 
 // Runs until the block stops or t_max; speed and distance are the block's mean along x.
 inline BlockSlideResult run_block_slide(const std::string& mode, int iterations, const std::string& integrator,
-                                        double h, double t_max = 30.0) {
+                                        double h, double t_max = 30.0, const std::string& contact = "barrier") {
   const auto start = std::chrono::steady_clock::now();
-  static const double gap = block_slide_equilibrium_gap();
-  const Scene scene = parse_scene(block_slide_scene(mode, iterations, integrator, h, gap), "block_slide.json");
+  const double gap = block_slide_equilibrium_gap(contact);
+  const Scene scene =
+      parse_scene(block_slide_scene(mode, iterations, integrator, h, gap, contact), "block_slide.json");
   Model model = build_model(scene);
   auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, model.initial_velocity, 0.0};

@@ -6,6 +6,8 @@
 #include "softsim/contact/friction_frame.hpp"
 #include "softsim/contact/friction_implicit_kernel.hpp"
 #include "softsim/contact/ipc_contact.hpp"
+#include "softsim/contact/penalty.hpp"
+#include "softsim/contact/penalty_contact.hpp"
 #include "softsim/core/parallel.hpp"
 
 namespace softsim {
@@ -18,6 +20,7 @@ struct Stencil {
   int num_vertices = 0;
   std::array<int, 4> ids{-1, -1, -1, -1};
   double mu = 0.0;  // the pair's friction coefficient
+  int source = -1;  // index of the contact it came from (penalty contact points)
 };
 
 constexpr int kMaxStencilDofs = 12;
@@ -108,6 +111,17 @@ void stencil_forces_jacobian_times(const std::vector<Stencil>& stencils, const R
   }
 }
 
+// Assembles (p null) or multiplies by p, as ImplicitFrictionForce::apply asks.
+template <class Rows, class FrameFn>
+void apply_stencil_forces(const std::vector<Stencil>& stencils, const Rows& X, const VecX& v, const VecX* p, int dim,
+                          int num_dof_vertices, const FrictionOptions& o, double c, double weight, VecX* force,
+                          std::vector<Triplet>* jacobian, VecX* out, FrameFn&& frame_of) {
+  if (p)
+    stencil_forces_jacobian_times(stencils, X, v, *p, dim, num_dof_vertices, o, c, weight, *out, frame_of);
+  else
+    assemble_stencil_forces(stencils, X, v, dim, num_dof_vertices, o, c, weight, force, jacobian, frame_of);
+}
+
 template <class S, int D>
 FrameVec<S, D> vertex_of(const S* x, int a) {
   return Eigen::Map<const Eigen::Matrix<S, D, 1>>(x + a * D);
@@ -171,7 +185,7 @@ FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcCont
 }  // namespace
 
 ImplicitFriction::ImplicitFriction(const IpcContact* contact, const FrictionOptions& options)
-    : contact_(contact), options_(options) {}
+    : ImplicitFrictionForce(options), contact_(contact) {}
 
 std::vector<FrictionContact> ImplicitFriction::contacts_at(const VecX& q) const {
   std::vector<FrictionContact> contacts;
@@ -197,41 +211,20 @@ std::vector<Stencil> stencils_of(const std::vector<FrictionContact>& contacts) {
 
 }  // namespace
 
-void ImplicitFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
-                                 std::vector<Triplet>* jacobian) const {
-  if (!options_.any() || (!force && !jacobian)) return;
+void ImplicitFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
+                             std::vector<Triplet>* jacobian, VecX* out) const {
   const CollisionMesh& mesh = contact_->collision_mesh();
   const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
   const int dim = mesh.dim;
-  assemble_stencil_forces(stencils, mesh.positions(q), v, dim, mesh.num_dof_vertices, options_, c, weight, force,
-                          jacobian, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
-}
-
-void ImplicitFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
-                                          VecX& out) const {
-  if (!options_.any()) return;
-  const CollisionMesh& mesh = contact_->collision_mesh();
-  const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
-  const int dim = mesh.dim;
-  stencil_forces_jacobian_times(stencils, mesh.positions(q), v, p, dim, mesh.num_dof_vertices, options_, c, weight,
-                                out, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
+  apply_stencil_forces(stencils, mesh.positions(q), v, p, dim, mesh.num_dof_vertices, options_, c, weight, force,
+                       jacobian, out, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
 }
 
 ImplicitObstacleFriction::ImplicitObstacleFriction(const ObstacleBarrier* barrier, int dim,
                                                    std::vector<double> vertex_weights, double dhat, double kappa,
                                                    const FrictionOptions& options)
-    : barrier_(barrier), dim_(dim), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa),
-      options_(options) {}
-
-std::vector<int> ImplicitObstacleFriction::vertices_in_contact(const VecX& q) const {
-  std::vector<int> ids;
-  if (!options_.any()) return ids;
-  for (std::size_t i = 0; i < weights_.size(); ++i) {
-    const double d = barrier_->signed_distance(q.segment(i * dim_, dim_), nullptr, nullptr);
-    if (d > 0.0 && d < dhat_) ids.push_back(static_cast<int>(i));
-  }
-  return ids;
-}
+    : ImplicitFrictionForce(options), barrier_(barrier), dim_(dim), weights_(std::move(vertex_weights)), dhat_(dhat),
+      kappa_(kappa) {}
 
 namespace {
 
@@ -277,26 +270,120 @@ std::vector<Stencil> vertex_stencils(const std::vector<int>& ids, const Friction
 
 }  // namespace
 
-void ImplicitObstacleFriction::add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
-                                         std::vector<Triplet>* jacobian) const {
-  if (!options_.any() || (!force && !jacobian)) return;
-  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q), options_);
+void ImplicitObstacleFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+                                     VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < weights_.size(); ++i) {
+    const double d = barrier_->signed_distance(q.segment(i * dim_, dim_), nullptr, nullptr);
+    if (d > 0.0 && d < dhat_) ids.push_back(static_cast<int>(i));
+  }
+  const std::vector<Stencil> stencils = vertex_stencils(ids, options_);
   const int n = static_cast<int>(q.size()) / dim_;
-  assemble_stencil_forces(stencils, as_rows(q, dim_), v, dim_, n, options_, c, weight, force, jacobian,
-                          [&](const Stencil& s, const auto* x) {
-                            return obstacle_frame(x, dim_, *barrier_, weights_[s.ids[0]], dhat_, kappa_);
-                          });
+  apply_stencil_forces(stencils, as_rows(q, dim_), v, p, dim_, n, options_, c, weight, force, jacobian, out,
+                       [&](const Stencil& s, const auto* x) {
+                         return obstacle_frame(x, dim_, *barrier_, weights_[s.ids[0]], dhat_, kappa_);
+                       });
 }
 
-void ImplicitObstacleFriction::add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p,
-                                                  double weight, VecX& out) const {
-  if (!options_.any()) return;
-  const std::vector<Stencil> stencils = vertex_stencils(vertices_in_contact(q), options_);
-  const int n = static_cast<int>(q.size()) / dim_;
-  stencil_forces_jacobian_times(stencils, as_rows(q, dim_), v, p, dim_, n, options_, c, weight, out,
-                                [&](const Stencil& s, const auto* x) {
-                                  return obstacle_frame(x, dim_, *barrier_, weights_[s.ids[0]], dhat_, kappa_);
-                                });
+namespace {
+
+// The unit vector r / |r|, or the fallback (no derivative) where r vanishes (p on the feature).
+template <class S, int D>
+FrameVec<S, D> direction_or(const FrameVec<S, D>& r, const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1>& fallback) {
+  if (std::sqrt(value_of(r.squaredNorm())) > 1e-14) return normalized_vector<S, D>(r);
+  FrameVec<S, D> n;
+  for (int k = 0; k < D; ++k) n[k] = S(fallback[k]);
+  return n;
+}
+
+// Frame of a penalty contact point (see friction_implicit.hpp) on the scalar of x.
+template <class S, int D>
+FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const PenaltyContact& contact) {
+  using V = FrameVec<S, D>;
+  std::array<V, 4> X;
+  for (int a = 0; a < c.num_vertices; ++a) X[a] = vertex_of<S, D>(x, a);
+  const PenaltyOptions& o = contact.options();
+  const S d = penalty_signed_distance<S, D>(c, X.data(), contact.obstacles());
+  FrictionFrame<S> f;
+  f.num_vertices = c.num_vertices;
+  f.lambda = chain_scalar(d, penalty_force_magnitude(value_of(d), o.delta, contact.stiffness()),
+                          penalty_force_derivative(value_of(d), o.delta, contact.stiffness()));
+  V n;
+  switch (c.feature) {
+    case PenaltyFeature::face: {
+      if constexpr (D == 3) {
+        const auto b = point_triangle_coordinates<S>(X[0], X[1], X[2], X[3]);
+        f.weights = {S(1.0), b[0] + b[1] - S(1.0), -b[0], -b[1]};
+        n = normalized_vector<S, 3>(V(X[2] - X[1]).cross(V(X[3] - X[1])));
+      }
+      break;
+    }
+    case PenaltyFeature::edge: {
+      const S alpha = point_edge_coordinate<S, D>(X[0], X[1], X[2]);
+      f.weights = {S(1.0), alpha - S(1.0), -alpha, S(0.0)};
+      if constexpr (D == 2) {
+        const V e = X[2] - X[1];
+        n = normalized_vector<S, 2>(V(e[1], -e[0]));
+      } else {
+        n = direction_or<S, D>(V(S(c.side) * V(X[0] - X[1] - alpha * (X[2] - X[1]))), c.normal);
+      }
+      break;
+    }
+    case PenaltyFeature::vertex:
+      f.weights = {S(1.0), S(-1.0), S(0.0), S(0.0)};
+      n = direction_or<S, D>(V(S(c.side) * V(X[0] - X[1])), c.normal);
+      break;
+    case PenaltyFeature::obstacle: {
+      // n = grad d / |grad d| from a second-order evaluation at the value; on Duals its
+      // derivative is (I - n n^T) H dp / |grad d|.
+      f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
+      Eigen::Matrix<Jet<D>, D, 1> pj;
+      for (int k = 0; k < D; ++k) pj[k] = Jet<D>::variable(value_of(X[0][k]), k);
+      const Jet<D> dj = analytic_signed_distance<Jet<D>, D>(contact.obstacles()[static_cast<std::size_t>(c.obstacle)], pj);
+      const double gn = dj.g.norm();
+      const Eigen::Matrix<double, D, 1> nv = dj.g / gn;
+      Eigen::Matrix<double, D, 1> dp;
+      for (int k = 0; k < D; ++k) dp[k] = derivative_of(X[0][k]);
+      const Eigen::Matrix<double, D, 1> dn =
+          (Eigen::Matrix<double, D, D>::Identity() - nv * nv.transpose()) * (dj.H * dp) / gn;
+      for (int k = 0; k < D; ++k) n[k] = scalar_with_derivative<S>(nv[k], dn[k]);
+      break;
+    }
+  }
+  f.basis.resize(D, D);
+  for (int r = 0; r < D; ++r)
+    for (int k = 0; k < D; ++k) f.basis(r, k) = S(r == k ? 1.0 : 0.0) - n[r] * n[k];
+  return f;
+}
+
+std::vector<Stencil> penalty_stencils(const std::vector<PenaltyContactPoint>& points, const FrictionOptions& o) {
+  std::vector<Stencil> stencils;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const PenaltyContactPoint& c = points[i];
+    if (!(c.lambda > 0.0)) continue;
+    const double mu = c.num_vertices > 1 ? o.mu_between_vertices(c.ids[0], c.ids[c.num_vertices - 1]) : o.mu;
+    if (mu > 0.0)
+      stencils.push_back({FrictionContactKind::point_plane, c.num_vertices, c.ids, mu, static_cast<int>(i)});
+  }
+  return stencils;
+}
+
+}  // namespace
+
+ImplicitPenaltyFriction::ImplicitPenaltyFriction(const PenaltyContact* contact, const FrictionOptions& options)
+    : ImplicitFrictionForce(options), contact_(contact) {}
+
+void ImplicitPenaltyFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+                                    VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
+  const CollisionMesh& mesh = contact_->collision_mesh();
+  const std::vector<PenaltyContactPoint> points = contact_->contacts(q);
+  const std::vector<Stencil> stencils = penalty_stencils(points, options_);
+  apply_stencil_forces(stencils, mesh.positions(q), v, p, mesh.dim, mesh.num_dof_vertices, options_, c, weight, force,
+                       jacobian, out, [&](const Stencil& s, const auto* x) {
+                         using S = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+                         return mesh.dim == 3 ? penalty_frame<S, 3>(points[s.source], x, *contact_)
+                                              : penalty_frame<S, 2>(points[s.source], x, *contact_);
+                       });
 }
 
 }  // namespace softsim

@@ -9,6 +9,10 @@
 //    included, unmollified for edge-edge as in IPC).
 //  - ImplicitObstacleFriction: every vertex within dhat of an analytic obstacle, lambda =
 //    -w_i b'(d_i(q)) with the obstacle barrier's weights, B = I - n n^T, n = grad d at q.
+//  - ImplicitPenaltyFriction: the contact points of penalty contact (seed 003's own setting),
+//    lambda = -b'(d(q)) of the cubic penalty on the signed gap, B = I - n n^T with n the normal
+//    of the closest feature at q (face normal; direction from the closest point for edges and
+//    vertices; the obstacle's gradient), weights of the closest point on the feature.
 #include <vector>
 
 #include "softsim/contact/friction_lagged.hpp"  // FrictionOptions
@@ -18,42 +22,69 @@
 namespace softsim {
 
 class IpcContact;
+class PenaltyContact;
 
-class ImplicitFriction : public VelocityForce {
+// What the three sources share: force and Jacobian, or the product with p, from one pass over
+// the contacts at q (apply()).
+class ImplicitFrictionForce : public VelocityForce {
+ public:
+  void add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+                 std::vector<Triplet>* jacobian) const override {
+    if (options_.any() && (force || jacobian)) apply(q, v, c, nullptr, weight, force, jacobian, nullptr);
+  }
+  void add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
+                          VecX& out) const override {
+    if (options_.any()) apply(q, v, c, &p, weight, nullptr, nullptr, &out);
+  }
+
+ protected:
+  explicit ImplicitFrictionForce(const FrictionOptions& options) : options_(options) {}
+  // p null: weight * f into force and weight * J into jacobian; else weight * J p into out.
+  virtual void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
+                     std::vector<Triplet>* jacobian, VecX* out) const = 0;
+  FrictionOptions options_;
+};
+
+class ImplicitFriction : public ImplicitFrictionForce {
  public:
   // contact must outlive this term.
   ImplicitFriction(const IpcContact* contact, const FrictionOptions& options);
   std::string name() const override { return "implicit_friction"; }
-  void add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
-                 std::vector<Triplet>* jacobian) const override;
-  void add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
-                          VecX& out) const override;
   // The contacts at q (classified stencils with their lambda, basis and weights at q).
   std::vector<FrictionContact> contacts_at(const VecX& q) const;
 
  private:
+  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
+             std::vector<Triplet>* jacobian, VecX* out) const override;
   const IpcContact* contact_;
-  FrictionOptions options_;
 };
 
-class ImplicitObstacleFriction : public VelocityForce {
+class ImplicitObstacleFriction : public ImplicitFrictionForce {
  public:
   // barrier must outlive this term; weights, dhat and kappa are those it was built with.
   ImplicitObstacleFriction(const ObstacleBarrier* barrier, int dim, std::vector<double> vertex_weights, double dhat,
                            double kappa, const FrictionOptions& options);
   std::string name() const override { return "implicit_obstacle_friction"; }
-  void add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
-                 std::vector<Triplet>* jacobian) const override;
-  void add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
-                          VecX& out) const override;
 
  private:
-  std::vector<int> vertices_in_contact(const VecX& q) const;
+  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
+             std::vector<Triplet>* jacobian, VecX* out) const override;
   const ObstacleBarrier* barrier_;
   int dim_;
   std::vector<double> weights_;
   double dhat_, kappa_;
-  FrictionOptions options_;
+};
+
+class ImplicitPenaltyFriction : public ImplicitFrictionForce {
+ public:
+  // contact must outlive this term.
+  ImplicitPenaltyFriction(const PenaltyContact* contact, const FrictionOptions& options);
+  std::string name() const override { return "implicit_penalty_friction"; }
+
+ private:
+  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
+             std::vector<Triplet>* jacobian, VecX* out) const override;
+  const PenaltyContact* contact_;
 };
 
 }  // namespace softsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "softsim/contact/friction_implicit.hpp"
 #include "softsim/contact/penalty_contact.hpp"
 #include "softsim/mesh/surface.hpp"
 
@@ -72,7 +73,9 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
   const PenaltyContact* penalty = term.get();
   model.add_energy(std::move(term));
   // Added after the contact term so that its begin_step (stiffness reset / balance) runs first.
-  if (friction.any())
+  if (friction.any() && scene.contact.friction.mode == "implicit")
+    model.add_force(std::make_unique<ImplicitPenaltyFriction>(penalty, friction));
+  else if (friction.any())
     model.add_energy(std::make_unique<LaggedFriction>(
         &penalty->collision_mesh(), [penalty](const VecX& x) { return penalty->friction_contacts(x); }, friction));
 }

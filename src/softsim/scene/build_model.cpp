@@ -476,10 +476,6 @@ Model build_model(const Scene& scene) {
     std::vector<Mesh> static_meshes;
     for (const ObstacleSpec& o : scene.obstacles)
       if (o.type == "mesh" && !o.velocity) static_meshes.push_back(load_obstacle_mesh(scene, o, file));
-    if (scene.contact.friction.mode == "implicit")
-      throw InputError(fmt::format("{}: contact.friction.mode: \"implicit\" friction is not available with penalty "
-                                   "contact yet (use \"lagged\", or contact.type \"barrier\")",
-                                   file));
     add_penalty_contact(model, scene, static_meshes, friction_options(scene, model));
   } else if (scene.contact.enabled) {
     add_ipc_contact(model, scene, file);
