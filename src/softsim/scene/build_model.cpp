@@ -372,8 +372,22 @@ Model build_model(const Scene& scene) {
       const Eigen::RowVectorXd centre = 0.5 * (x.colwise().minCoeff() + x.colwise().maxCoeff());
       for (int i = 0; i < mesh.num_vertices(); ++i) x.row(i) = centre + spec.initial_scale * (x.row(i) - centre);
     }
-    for (int i = 0; i < mesh.num_vertices(); ++i)
-      model.initial_velocity.segment(static_cast<Eigen::Index>(first + i) * dim, dim) = spec.initial_velocity.head(dim);
+    // v = v0 + w x (x - c), c the centre of mass of the body at t = 0 (a rigid spin).
+    const std::vector<double> masses = model.vertex_masses();
+    const auto x0 = as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices());
+    Vec3 centre = Vec3::Zero();
+    double body_mass = 0.0;
+    for (int i = 0; i < mesh.num_vertices(); ++i) {
+      centre.head(dim) += masses[first + i] * x0.row(i).transpose();
+      body_mass += masses[first + i];
+    }
+    if (body_mass > 0.0) centre /= body_mass;
+    for (int i = 0; i < mesh.num_vertices(); ++i) {
+      Vec3 r = Vec3::Zero();
+      r.head(dim) = x0.row(i).transpose() - centre.head(dim);
+      const Vec3 v = spec.initial_velocity + spec.initial_angular_velocity.cross(r);
+      model.initial_velocity.segment(static_cast<Eigen::Index>(first + i) * dim, dim) = v.head(dim);
+    }
     body.surface = extract_surface(mesh);
     body.mesh = std::move(mesh);
     model.bodies.push_back(std::move(body));

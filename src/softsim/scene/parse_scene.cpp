@@ -136,6 +136,10 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     b.material.model = "stvk";  // the default membrane model for shells
   }
   b.initial_velocity = read_vec(r, "initial_velocity", Vec3::Zero(), dim);
+  if (dim == 3)
+    b.initial_angular_velocity = read_vec(r, "initial_angular_velocity", Vec3::Zero(), 3);
+  else
+    b.initial_angular_velocity.z() = r.number("initial_angular_velocity", 0.0);
   b.initial_scale = r.positive("initial_scale", 1.0);
   if (r.has("fixed")) {
     const JsonReader list = r.child("fixed");

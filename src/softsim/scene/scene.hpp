@@ -78,6 +78,8 @@ struct BodySpec {
   TransformSpec transform;
   MaterialSpec material;
   Vec3 initial_velocity = Vec3::Zero();
+  // Initial spin (rad/s) about the body's centre of mass: 3D a vector, 2D about z.
+  Vec3 initial_angular_velocity = Vec3::Zero();
   // Initial stretch: positions at t = 0 are scaled by this factor about the centre of the body's
   // bounding box; the rest shape (and the vertex selections) are those of the unscaled mesh.
   double initial_scale = 1.0;
