@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
@@ -13,17 +12,12 @@
 #include "softsim/mesh/generators.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/finite_difference.hpp"
+#include "fem/fem_test_util.hpp"
 
 namespace softsim {
 namespace {
 
-VecX random_vector(Eigen::Index n, double amplitude, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-amplitude, amplitude);
-  VecX v(n);
-  for (Eigen::Index i = 0; i < n; ++i) v[i] = u(rng);
-  return v;
-}
+using test::random_perturbation;
 
 // The term's own forward-mode product against its assembled Hessian.
 template <class Term>
@@ -51,9 +45,9 @@ TEST(ForwardModeJvp, ElasticityAndSpringsMatchAssembledHessian) {
     const auto* s = springs.get();
     model.add_energy(std::move(springs));
     model.finalize();
-    const VecX x = model.rest_positions + random_vector(model.num_dofs(), 0.05, 3);
+    const VecX x = model.rest_positions + random_perturbation(model.num_dofs(), 0.05, 3);
     model.begin_step(x);  // corotated: freeze rotations at a deformed state
-    const VecX p = random_vector(model.num_dofs(), 1.0, 5);
+    const VecX p = random_perturbation(model.num_dofs(), 1.0, 5);
     check_term(model, *e, x, p);
     check_term(model, *s, x, p);
   }
@@ -77,8 +71,8 @@ TEST(ForwardModeJvp, IncrementalPotentialProductMatchesAssembledHessianWithConta
   const VecX x = model.rest_positions;
   model.begin_step(x, 0.0, 0.01);
   objective.freeze_damping_stiffness(x);
-  objective.set_step(x + 0.01 * random_vector(x.size(), 0.1, 9), 1.0, 1e-4, x, 0.01);
-  const VecX p = random_vector(x.size(), 1.0, 11);
+  objective.set_step(x + 0.01 * random_perturbation(x.size(), 0.1, 9), 1.0, 1e-4, x, 0.01);
+  const VecX p = random_perturbation(x.size(), 1.0, 11);
   VecX hp;
   ASSERT_TRUE(objective.hessian_times(x, p, hp));
   SparseMat H = objective.hessian_pattern();

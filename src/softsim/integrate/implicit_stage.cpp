@@ -39,6 +39,9 @@ class StageResidual : public ResidualProblem {
     return true;
   }
   void expand(VecX& step) const override { objective_.expand(step); }
+  void jacobian_rank_one(const VecX& v, std::vector<RankOneHessian>& out) override {
+    objective_.rank_one_hessian(anchor_ + s_ * v, out);
+  }
   // r = (1/s) grad E(anchor + s v) => J d = Hess E d: forward-mode, matrix-free.
   bool jacobian_times(const VecX& v, const VecX& d, VecX& out) override {
     VecX world = d;

@@ -81,6 +81,12 @@ bool IncrementalPotential::hessian_times(const VecX& x, const VecX& p, VecX& out
   return true;
 }
 
+void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) {
+  out.clear();
+  model_.rank_one_hessian(x, potential_weight_, out);
+  for (RankOneHessian& term : out) model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
+}
+
 void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   model_.boundary.reduce_gradient(gradient);
   if (hessian) model_.boundary.reduce_hessian(*hessian);

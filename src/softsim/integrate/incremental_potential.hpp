@@ -29,6 +29,7 @@ class IncrementalPotential : public Objective {
   void reduce(VecX& gradient, SparseMat* hessian) const override;
   // (inertia M + w Hess P + w_d D) p, the potential part by forward-mode JVPs.
   bool hessian_times(const VecX& x, const VecX& p, VecX& out) override;
+  void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) override;
   void expand(VecX& step) const override { model_.boundary.expand_step(step); }
   void end_iteration(const VecX& x) override { model_.end_iteration(x); }
 

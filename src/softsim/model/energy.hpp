@@ -5,12 +5,20 @@
 // finite-difference tests check is the code production runs.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "softsim/core/hessian_layout.hpp"
 #include "softsim/core/stencil_assembly.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
+
+// A dense symmetric rank-one Hessian part, coefficient * u u^T (u num_dofs long), that a term
+// leaves out of its assembled sparse Hessian (e.g. a volume penalty's W''(V) grad V grad V^T).
+struct RankOneHessian {
+  double coefficient = 0.0;
+  VecX u;
+};
 
 class Energy {
  public:
@@ -40,6 +48,9 @@ class Energy {
   // the derivative of the gradient along p. Returns false when the term does not provide it
   // (the model then multiplies by the term's assembled Hessian).
   virtual bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const { return false; }
+  // Appends the dense rank-one parts of weight * Hessian that evaluate() does not assemble;
+  // direct Newton solves add them by Sherman-Morrison-Woodbury (solve/rank_one_update.hpp).
+  virtual void rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {}
   // Per-element energy density for output (empty when the term has no elements).
   virtual VecX element_energy_density(const VecX& x) const { return {}; }
   // Smallest distance between contact primitives this term watches (+infinity when none).

@@ -109,6 +109,10 @@ void Model::potential_hessian_times(const VecX& x, const VecX& p, double weight,
   }
 }
 
+void Model::rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {
+  for (const auto& term : energies_) term->rank_one_hessian(x, weight, out);
+}
+
 void Model::begin_step(const VecX& x_start, double t, double h) {
   for (auto& term : energies_) {
     term->set_time_step(t, h);

@@ -48,6 +48,8 @@ class Model {
   // weight * Hess P(x) p (unprojected): forward-mode JVPs where terms provide them, the term's
   // assembled Hessian times p otherwise.
   void potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const;
+  // Every term's dense rank-one Hessian parts (weight applied), in world coordinates.
+  void rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const;
   // The potential P(x): every energy term plus the work of the constant external forces
   // (gravity M g and nodal loads): P = sum_k E_k(x) - x . f_ext.
   double potential(const VecX& x, const AssemblyOutputs& out) const;

@@ -21,7 +21,9 @@
 #include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/scene/build_contact.hpp"
+#include "softsim/scene/round_generator_spec.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/scene/volume_penalty_spec.hpp"
 
 namespace softsim {
 
@@ -37,6 +39,7 @@ Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
   }
   const GeneratorSpec& g = *body.generator;
   if (g.type == "box") return generate_box(g.size, g.resolution);
+  if (is_round_generator(g.type)) return generate_round(g);
   if (g.type == "rectangle") return generate_rectangle(g.size.head<2>(), g.resolution.head<2>());
   if (g.type == "sheet") {
     // A rectangle of triangles in the x-z plane (y = 0), for cloth and thin shells.
@@ -391,6 +394,7 @@ Model build_model(const Scene& scene) {
     body.surface = extract_surface(mesh);
     body.mesh = std::move(mesh);
     model.bodies.push_back(std::move(body));
+    add_volume_penalties(model, model.bodies.back(), spec, file);
     firsts.emplace_back(first, &spec);
   }
   add_kinematic_meshes(model, scene, file);

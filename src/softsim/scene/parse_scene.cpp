@@ -8,7 +8,10 @@
 #include "softsim/fem/shell_membrane.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/scene/json_reader.hpp"
+#include "softsim/scene/round_generator_spec.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/scene/selection_reader.hpp"
+#include "softsim/scene/volume_penalty_spec.hpp"
 #include "softsim/solve/linear_solver.hpp"
 
 namespace softsim {
@@ -24,6 +27,8 @@ Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback,
   out.head(dim) = v;
   return out;
 }
+
+}  // namespace
 
 SelectionSpec read_selection(const JsonReader& r, int dim) {
   SelectionSpec s;
@@ -50,6 +55,8 @@ SelectionSpec read_selection(const JsonReader& r, int dim) {
   }
   return s;
 }
+
+namespace {
 
 TransformSpec read_transform(const JsonReader& t, int dim) {
   TransformSpec tr;
@@ -108,22 +115,27 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     const JsonReader g = r.child("generator");
     GeneratorSpec gen;
     const std::vector<std::string> types =
-        dim == 3 ? std::vector<std::string>{"box", "sheet"} : std::vector<std::string>{"rectangle", "spring_grid"};
+        dim == 3 ? std::vector<std::string>{"box", "sheet", "sphere", "hollow_sphere", "bowl"}
+                 : std::vector<std::string>{"rectangle", "spring_grid"};
     if (!g.has("type")) g.fail("type", fmt::format("missing; expected one of {}", fmt::join(types, ", ")));
     gen.type = g.string("type", "", types);
-    gen.size = read_vec(g, "size", Vec3::Ones(), dim, 1.0);
-    // A sheet lies in the x-z plane: its y size is ignored.
-    const double smallest = gen.type == "sheet" ? std::min(gen.size.x(), gen.size.z()) : gen.size.head(dim).minCoeff();
-    if (smallest <= 0) g.fail("size", "expected positive sizes");
-    if (g.has("resolution")) {
-      const auto& res = g.node().at("resolution");
-      if (!res.is_array() || static_cast<int>(res.size()) != dim)
-        g.fail("resolution", fmt::format("expected an array of {} positive integers, got {}", dim, describe_json(res)));
-      gen.resolution = Eigen::Vector3i::Ones();
-      for (int d = 0; d < dim; ++d) {
-        if (!res[d].is_number_integer() || res[d].get<long long>() < 1 || res[d].get<long long>() > 10000)
-          g.fail("resolution", fmt::format("expected an array of {} integers in [1, 10000], got {}", dim, describe_json(res)));
-        gen.resolution[d] = res[d].get<int>();
+    if (is_round_generator(gen.type)) {
+      read_round_generator(g, gen);
+    } else {
+      gen.size = read_vec(g, "size", Vec3::Ones(), dim, 1.0);
+      // A sheet lies in the x-z plane: its y size is ignored.
+      const double smallest = gen.type == "sheet" ? std::min(gen.size.x(), gen.size.z()) : gen.size.head(dim).minCoeff();
+      if (smallest <= 0) g.fail("size", "expected positive sizes");
+      if (g.has("resolution")) {
+        const auto& res = g.node().at("resolution");
+        if (!res.is_array() || static_cast<int>(res.size()) != dim)
+          g.fail("resolution", fmt::format("expected an array of {} positive integers, got {}", dim, describe_json(res)));
+        gen.resolution = Eigen::Vector3i::Ones();
+        for (int d = 0; d < dim; ++d) {
+          if (!res[d].is_number_integer() || res[d].get<long long>() < 1 || res[d].get<long long>() > 10000)
+            g.fail("resolution", fmt::format("expected an array of {} integers in [1, 10000], got {}", dim, describe_json(res)));
+          gen.resolution[d] = res[d].get<int>();
+        }
       }
     }
     g.finish();
@@ -218,6 +230,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
       b.tractions.push_back(spec);
     }
   }
+  if (r.has("volume_penalty")) b.volume_penalties = read_volume_penalties(r.child("volume_penalty"), dim, b.kind);
   r.finish();
   return b;
 }

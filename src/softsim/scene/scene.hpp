@@ -26,9 +26,11 @@ struct MaterialSpec {
 };
 
 struct GeneratorSpec {
-  std::string type;  // "box", "rectangle", "spring_grid", "sheet"
+  std::string type;  // "box", "rectangle", "spring_grid", "sheet", "sphere", "hollow_sphere", "bowl"
   Vec3 size = Vec3::Ones();
-  Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);
+  Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);  // round shapes: x() only
+  double radius = 0.5, inner_radius = 0.4;  // m: round shapes (round_generator_spec.hpp)
+  int layers = 2;
 };
 
 struct TransformSpec {
@@ -70,6 +72,17 @@ struct TractionSpec {
   Vec3 traction = Vec3::Zero();
 };
 
+// Volume-change penalty on a body (seed 003 sec. 3.4; volume_penalty_spec.hpp).
+struct VolumePenaltySpec {
+  std::string model = "quadratic";  // "quadratic", "ideal_gas", "nearly_incompressible"
+  double kappa_v = 1.0;             // atm^-1: quadratic, nearly incompressible
+  double pressure = 1.0;            // atm, absolute, at the rest volume: ideal gas
+  std::string region = "enclosed";  // "enclosed", "cavity", "tets"
+  std::optional<std::pair<Vec3, Vec3>> box;  // region "tets": the tets whose centroid is inside
+  bool exact_direct_jacobian = true;  // "direct_jacobian": "exact" (rank-one by SMW) or "sparse"
+  std::string path;                 // JSON path
+};
+
 struct BodySpec {
   std::string name;
   std::string kind = "solid";  // "solid" (FEM), "mass_spring", "shell"
@@ -87,6 +100,7 @@ struct BodySpec {
   std::vector<SlipSpec> slip;
   std::vector<LoadSpec> loads;
   std::vector<TractionSpec> tractions;
+  std::vector<VolumePenaltySpec> volume_penalties;
   std::string path;  // JSON path
 };
 

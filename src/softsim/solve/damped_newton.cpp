@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "softsim/solve/merit_line_search.hpp"
+#include "softsim/solve/rank_one_update.hpp"
 #include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
@@ -15,6 +16,7 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
   const Eigen::Index n = v.size();
   VecX r(n), p(n), v_trial(n), r_trial(n);
   SparseMat J;
+  std::vector<RankOneHessian> rank_one;
   auto t0 = std::chrono::steady_clock::now();
   if (!problem.residual(v, r) || !r.allFinite()) {
     result.failure = "non-finite residual";
@@ -40,7 +42,8 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     result.assembly_ms += ms_since(t0);
     t0 = std::chrono::steady_clock::now();
     LinearSolveStats stats;
-    const bool ok = solver.compute(J) && solver.solve(-r, p, &stats);
+    problem.jacobian_rank_one(v, rank_one);  // dense parts of J, by Sherman-Morrison-Woodbury
+    const bool ok = solver.compute(J) && solve_with_rank_one_updates(solver, rank_one, -r, p, &stats);
     result.solve_ms += ms_since(t0);
     result.linear_iterations += stats.iterations;
     if (!ok || !p.allFinite()) {

@@ -1,5 +1,6 @@
 #include "softsim/solve/newton.hpp"
 
+#include "softsim/solve/rank_one_update.hpp"
 #include "softsim/solve/solver_timing.hpp"
 
 #include <chrono>
@@ -13,6 +14,7 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
   NewtonResult result;
   SparseMat H = objective.hessian_pattern();
   VecX g(x.size()), g_world(x.size()), p(x.size()), x_trial(x.size());
+  std::vector<RankOneHessian> rank_one;
   for (int it = 0; it < options.max_iterations; ++it) {
     auto t0 = std::chrono::steady_clock::now();
     const double E = objective.evaluate(x, &g_world, &H, options.project_psd);
@@ -33,13 +35,14 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
 
     t0 = std::chrono::steady_clock::now();
     LinearSolveStats stats;
-    bool ok = solver.compute(H) && solver.solve(-g, p, &stats);
+    objective.rank_one_hessian(x, rank_one);  // dense Hessian parts, by Sherman-Morrison-Woodbury
+    bool ok = solver.compute(H) && solve_with_rank_one_updates(solver, rank_one, -g, p, &stats);
     if (!ok && !options.project_psd) {
       // The unprojected Hessian was indefinite: fall back to the projected one.
       objective.evaluate(x, &g_world, &H, true);
       g = g_world;
       objective.reduce(g, &H);
-      ok = solver.compute(H) && solver.solve(-g, p, &stats);
+      ok = solver.compute(H) && solve_with_rank_one_updates(solver, rank_one, -g, p, &stats);
     }
     result.solve_ms += ms_since(t0);
     result.linear_iterations += stats.iterations;

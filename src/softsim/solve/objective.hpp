@@ -2,7 +2,10 @@
 // An objective to minimise over the stacked DOF vector: an incremental potential, or a static
 // equilibrium's total potential. Eliminated DOFs (Dirichlet, slip) are handled through reduce()
 // and expand(); step filters (inversion, CCD) through max_step_fraction().
+#include <vector>
+
 #include "softsim/core/types.hpp"
+#include "softsim/model/energy.hpp"
 
 namespace softsim {
 
@@ -20,6 +23,9 @@ class Objective {
   virtual void expand(VecX& step) const {}
   // Unprojected Hessian times p without assembling the Hessian; false when not available.
   virtual bool hessian_times(const VecX& x, const VecX& p, VecX& out) { return false; }
+  // Overwrites out with the dense rank-one Hessian parts the assembled Hessian leaves out,
+  // reduced like the gradient (empty when there are none).
+  virtual void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) { out.clear(); }
   // After each accepted iterate: lets adaptive terms update (the value may change).
   virtual void end_iteration(const VecX& x) {}
 };

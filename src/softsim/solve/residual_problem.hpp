@@ -3,7 +3,10 @@
 // Eliminated DOFs (Dirichlet, slip) are handled like Objective: residual() returns the reduced
 // residual (eliminated entries zero) and jacobian() the reduced Jacobian (identity rows/columns);
 // expand() maps a reduced step back to world coordinates.
+#include <vector>
+
 #include "softsim/core/types.hpp"
+#include "softsim/model/energy.hpp"
 
 namespace softsim {
 
@@ -18,6 +21,8 @@ class ResidualProblem {
   // J(v) d for a reduced direction d without assembling J; false when not available (the
   // caller then differences the residual).
   virtual bool jacobian_times(const VecX& v, const VecX& d, VecX& out) { return false; }
+  // Overwrites out with dense rank-one parts of J(v) that jacobian() leaves out (reduced).
+  virtual void jacobian_rank_one(const VecX& v, std::vector<RankOneHessian>& out) { out.clear(); }
   // Largest alpha in (0, 1] such that v + alpha p is admissible (step filters).
   virtual double max_step_fraction(const VecX& v, const VecX& p) { return 1.0; }
 };

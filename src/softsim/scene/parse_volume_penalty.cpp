@@ -1,0 +1,52 @@
+#include <fmt/format.h>
+
+#include "softsim/scene/selection_reader.hpp"
+#include "softsim/scene/volume_penalty_spec.hpp"
+
+namespace softsim {
+
+namespace {
+
+VolumePenaltySpec read_volume_penalty(const JsonReader& v, const std::string& body_kind) {
+  VolumePenaltySpec s;
+  s.path = v.path();
+  s.model = v.string("model", s.model, {"quadratic", "ideal_gas", "nearly_incompressible"});
+  if (s.model == "ideal_gas") {
+    if (v.has("kappa_v"))
+      v.fail("kappa_v", "an ideal gas's compressibility is 1 / pressure (seed 003 sec. 3.4): give \"pressure\" (atm) "
+                        "instead");
+    s.pressure = v.positive("pressure", s.pressure);
+  } else {
+    if (v.has("pressure")) v.fail("pressure", "applies to \"model\": \"ideal_gas\" only (give \"kappa_v\")");
+    s.kappa_v = v.positive("kappa_v", s.kappa_v);
+  }
+  s.region = v.string("region", s.region, {"enclosed", "cavity", "tets"});
+  if (body_kind == "shell" && s.region != "enclosed")
+    v.fail("region", fmt::format("a shell has triangles only: \"enclosed\" applies, got \"{}\"", s.region));
+  if (v.has("box") || v.has("ids")) {
+    if (s.region != "tets") v.fail_here("\"box\" selects tets: it applies to \"region\": \"tets\" only");
+    const SelectionSpec selection = read_selection(v, 3);
+    if (!selection.box) v.fail("ids", "tets are selected by \"box\" (their centroids), not by vertex ids");
+    s.box = selection.box;
+  }
+  s.exact_direct_jacobian = v.string("direct_jacobian", "exact", {"exact", "sparse"}) == "exact";
+  v.finish();
+  return s;
+}
+
+}  // namespace
+
+std::vector<VolumePenaltySpec> read_volume_penalties(const JsonReader& r, int dim, const std::string& body_kind) {
+  if (dim != 3) r.fail_here("a volume penalty needs a 3D scene (volumes of triangle surfaces)");
+  if (body_kind == "mass_spring") r.fail_here("a volume penalty applies to \"solid\" and \"shell\" bodies");
+  std::vector<VolumePenaltySpec> out;
+  if (!r.node().is_array()) {
+    out.push_back(read_volume_penalty(r, body_kind));
+    return out;
+  }
+  if (r.array_size() == 0) r.fail_here("expected an object or a non-empty array of objects");
+  for (std::size_t i = 0; i < r.array_size(); ++i) out.push_back(read_volume_penalty(r.element(i), body_kind));
+  return out;
+}
+
+}  // namespace softsim
