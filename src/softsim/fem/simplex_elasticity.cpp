@@ -95,20 +95,25 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
       for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
     }
     if (hess) {
-      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j); B's structure is used
-      // directly (T = dPdF B, then B^T T), about a third of the flops of dense products.
-      Eigen::Matrix<double, D * D, N> T;
-      for (int b = 0; b < K; ++b)
-        for (int k = 0; k < D; ++k) {
-          VecD<D * D> column = VecD<D * D>::Zero();
-          for (int l = 0; l < D; ++l) column += G(b, l) * dPdF.col(k + D * l);
-          T.col(b * D + k) = column;
-        }
-      for (int a = 0; a < K; ++a)
-        for (int i = 0; i < D; ++i) {
-          Eigen::Matrix<double, 1, N> row = Eigen::Matrix<double, 1, N>::Zero();
-          for (int j = 0; j < D; ++j) row += G(a, j) * T.row(i + D * j);
-          hess->row(a * D + i) = volume_[e] * row;
+      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j): the (i, k) component block
+      // over vertex pairs (a, b) is W G A_ik G^T, A_ik(j, l) = dPdF(i + D j, k + D l). Rows
+      // 1..D of G are Dm^-1 and row 0 is minus their sum, so only Dm^-1 A_ik Dm^-T is
+      // multiplied out; vertex 0's rows and columns are negated sums. H is symmetric: the
+      // (k, i) block is the transpose of the (i, k) one.
+      const MatD<D>& Bi = rest_inverse_[e];
+      for (int i = 0; i < D; ++i)
+        for (int k = i; k < D; ++k) {
+          MatD<D> A;
+          for (int j = 0; j < D; ++j)
+            for (int l = 0; l < D; ++l) A(j, l) = dPdF(i + D * j, k + D * l);
+          const MatD<D> R = volume_[e] * (Bi * A * Bi.transpose());
+          Eigen::Matrix<double, K, K> block;
+          block.template bottomRightCorner<D, D>() = R;
+          block.template block<1, D>(0, 1) = -R.colwise().sum();
+          block.template block<D, 1>(1, 0) = -R.rowwise().sum();
+          block(0, 0) = R.sum();
+          for (int a = 0; a < K; ++a)
+            for (int b = 0; b < K; ++b) (*hess)(a * D + i, b * D + k) = (*hess)(b * D + k, a * D + i) = block(a, b);
         }
     }
     return volume_[e] * psi;
