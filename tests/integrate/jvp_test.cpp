@@ -56,6 +56,10 @@ TEST(ForwardModeJvp, ElasticityAndSpringsMatchAssembledHessian) {
     const VecX p = random_vector(model.num_dofs(), 1.0, 5);
     check_term(model, *e, x, p);
     check_term(model, *s, x, p);
+    // The elasticity JVP keeps its tangents for the point they were computed at: a second
+    // product there reuses them, a product at another point must not.
+    check_term(model, *e, x, random_vector(model.num_dofs(), 1.0, 6));
+    check_term(model, *e, VecX(x + random_vector(model.num_dofs(), 0.05, 7)), p);
   }
 }
 

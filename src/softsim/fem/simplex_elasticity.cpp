@@ -60,6 +60,7 @@ MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
 
 template <int D>
 void SimplexElasticity<D>::begin_step(const VecX& x_start) {
+  jvp_tangents_.valid = false;
   if (frozen_rotation_.empty()) return;
   for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
 }
@@ -122,19 +123,25 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
 
 template <int D>
 bool SimplexElasticity<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+  const bool rotated = !frozen_rotation_.empty();
+  JvpTangents& tangents = jvp_tangents_;
+  if (!tangents.valid || tangents.x.size() != x.size() || !(tangents.x.array() == x.array()).all()) {
+    tangents.dPdF.resize(elements_.rows());
+    parallel_for(elements_.rows(), [&](std::size_t i) {
+      const int e = static_cast<int>(i);
+      MatD<D> F = deformation_gradient(x, e);
+      if (rotated) F = frozen_rotation_[e].transpose() * F;
+      material_->evaluate(F, nullptr, &tangents.dPdF[e], false);
+    });
+    tangents.x = x;
+    tangents.valid = true;
+  }
   for (const auto& color : layout_->colors(set_)) {  // no two elements of a colour share a vertex
     parallel_for(color.size(), [&](std::size_t i) {
       const int e = color[i];
-      MatD<D> F = deformation_gradient(x, e);
       MatD<D> dF = edge_matrix<D>(p, elements_, e) * rest_inverse_[e];
-      const bool rotated = !frozen_rotation_.empty();
-      if (rotated) {
-        F = frozen_rotation_[e].transpose() * F;
-        dF = frozen_rotation_[e].transpose() * dF;
-      }
-      MatD<D * D> dPdF;
-      material_->evaluate(F, nullptr, &dPdF, false);
-      const VecD<D * D> dP_vec = dPdF * Eigen::Map<const VecD<D * D>>(dF.data());
+      if (rotated) dF = frozen_rotation_[e].transpose() * dF;
+      const VecD<D * D> dP_vec = tangents.dPdF[e] * Eigen::Map<const VecD<D * D>>(dF.data());
       MatD<D> dP = Eigen::Map<const MatD<D>>(dP_vec.data());
       if (rotated) dP = frozen_rotation_[e] * dP;
       const MatD<D>& Bi = rest_inverse_[e];
