@@ -131,6 +131,12 @@ TEST(ForwardModeJvp, AssembledFallbackIsReusedAtTheSamePoint) {
   model.end_iteration(x1);
   ASSERT_TRUE(objective.hessian_times(x1, random_vector(x0.size(), 1.0, 50), hp));
   EXPECT_EQ(model.hessian_product_assemblies() - before, 3);
+  // So may a new stage's velocity map (lagged friction) or stage fraction (penalty targets).
+  model.set_stage_velocity(x0, 100.0);
+  ASSERT_TRUE(objective.hessian_times(x1, random_vector(x0.size(), 1.0, 51), hp));
+  model.set_stage_fraction(0.5);
+  ASSERT_TRUE(objective.hessian_times(x1, random_vector(x0.size(), 1.0, 52), hp));
+  EXPECT_EQ(model.hessian_product_assemblies() - before, 5);
 }
 
 }  // namespace

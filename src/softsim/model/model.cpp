@@ -137,6 +137,7 @@ void Model::set_stage_fraction(double c) {
 }
 
 void Model::set_stage_velocity(const VecX& reference, double scale) {
+  product_hessian_.valid = false;
   for (auto& term : energies_) term->set_stage_velocity(reference, scale);
 }
 

@@ -48,8 +48,8 @@ class Model {
   // weight * Hess P(x) p (unprojected): forward-mode JVPs where terms provide them, the term's
   // assembled Hessian times p otherwise. The assembled part is kept for the x it was built at
   // and reused by every product there (all Krylov iterations of one Newton iteration); any
-  // call that may change a term (begin_step, set_stage_fraction, end_iteration, stiffening)
-  // drops it.
+  // call that may change a term (begin_step, set_stage_fraction, set_stage_velocity,
+  // end_iteration, stiffening) drops it.
   void potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const;
   // How many times potential_hessian_times assembled the terms without a JVP (for tests).
   long hessian_product_assemblies() const { return product_hessian_.assemblies; }
