@@ -40,7 +40,9 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     result.assembly_ms += ms_since(t0);
     t0 = std::chrono::steady_clock::now();
     LinearSolveStats stats;
-    const bool ok = solver.compute(J) && solver.solve(-r, p, &stats);
+    bool ok = solver.compute(J);
+    result.factorization_ms += ms_since(t0);
+    ok = ok && solver.solve(-r, p, &stats);
     result.solve_ms += ms_since(t0);
     result.linear_iterations += stats.iterations;
     if (!ok || !p.allFinite()) {

@@ -53,7 +53,9 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
 
     t0 = std::chrono::steady_clock::now();
     LinearSolveStats stats;
-    bool ok = solver.compute(H) && solver.solve(-g, p, &stats);
+    bool ok = solver.compute(H);
+    result.factorization_ms += ms_since(t0);
+    ok = ok && solver.solve(-g, p, &stats);
     if (!ok && !options.project_psd) {
       // The unprojected Hessian was indefinite: fall back to the projected one.
       objective.evaluate(x, &g_world, &H, true);
