@@ -60,6 +60,7 @@ MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
 
 template <int D>
 void SimplexElasticity<D>::begin_step(const VecX& x_start) {
+  jvp_tangents_.valid = false;
   if (frozen_rotation_.empty()) return;
   for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
 }
@@ -95,20 +96,25 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
       for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
     }
     if (hess) {
-      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j); B's structure is used
-      // directly (T = dPdF B, then B^T T), about a third of the flops of dense products.
-      Eigen::Matrix<double, D * D, N> T;
-      for (int b = 0; b < K; ++b)
-        for (int k = 0; k < D; ++k) {
-          VecD<D * D> column = VecD<D * D>::Zero();
-          for (int l = 0; l < D; ++l) column += G(b, l) * dPdF.col(k + D * l);
-          T.col(b * D + k) = column;
-        }
-      for (int a = 0; a < K; ++a)
-        for (int i = 0; i < D; ++i) {
-          Eigen::Matrix<double, 1, N> row = Eigen::Matrix<double, 1, N>::Zero();
-          for (int j = 0; j < D; ++j) row += G(a, j) * T.row(i + D * j);
-          hess->row(a * D + i) = volume_[e] * row;
+      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j): the (i, k) component block
+      // over vertex pairs (a, b) is W G A_ik G^T, A_ik(j, l) = dPdF(i + D j, k + D l). Rows
+      // 1..D of G are Dm^-1 and row 0 is minus their sum, so only Dm^-1 A_ik Dm^-T is
+      // multiplied out; vertex 0's rows and columns are negated sums. H is symmetric: the
+      // (k, i) block is the transpose of the (i, k) one.
+      const MatD<D>& Bi = rest_inverse_[e];
+      for (int i = 0; i < D; ++i)
+        for (int k = i; k < D; ++k) {
+          MatD<D> A;
+          for (int j = 0; j < D; ++j)
+            for (int l = 0; l < D; ++l) A(j, l) = dPdF(i + D * j, k + D * l);
+          const MatD<D> R = volume_[e] * (Bi * A * Bi.transpose());
+          Eigen::Matrix<double, K, K> block;
+          block.template bottomRightCorner<D, D>() = R;
+          block.template block<1, D>(0, 1) = -R.colwise().sum();
+          block.template block<D, 1>(1, 0) = -R.rowwise().sum();
+          block(0, 0) = R.sum();
+          for (int a = 0; a < K; ++a)
+            for (int b = 0; b < K; ++b) (*hess)(a * D + i, b * D + k) = (*hess)(b * D + k, a * D + i) = block(a, b);
         }
     }
     return volume_[e] * psi;
@@ -117,19 +123,25 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
 
 template <int D>
 bool SimplexElasticity<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+  const bool rotated = !frozen_rotation_.empty();
+  JvpTangents& tangents = jvp_tangents_;
+  if (!tangents.valid || tangents.x.size() != x.size() || !(tangents.x.array() == x.array()).all()) {
+    tangents.dPdF.resize(elements_.rows());
+    parallel_for(elements_.rows(), [&](std::size_t i) {
+      const int e = static_cast<int>(i);
+      MatD<D> F = deformation_gradient(x, e);
+      if (rotated) F = frozen_rotation_[e].transpose() * F;
+      material_->evaluate(F, nullptr, &tangents.dPdF[e], false);
+    });
+    tangents.x = x;
+    tangents.valid = true;
+  }
   for (const auto& color : layout_->colors(set_)) {  // no two elements of a colour share a vertex
     parallel_for(color.size(), [&](std::size_t i) {
       const int e = color[i];
-      MatD<D> F = deformation_gradient(x, e);
       MatD<D> dF = edge_matrix<D>(p, elements_, e) * rest_inverse_[e];
-      const bool rotated = !frozen_rotation_.empty();
-      if (rotated) {
-        F = frozen_rotation_[e].transpose() * F;
-        dF = frozen_rotation_[e].transpose() * dF;
-      }
-      MatD<D * D> dPdF;
-      material_->evaluate(F, nullptr, &dPdF, false);
-      const VecD<D * D> dP_vec = dPdF * Eigen::Map<const VecD<D * D>>(dF.data());
+      if (rotated) dF = frozen_rotation_[e].transpose() * dF;
+      const VecD<D * D> dP_vec = tangents.dPdF[e] * Eigen::Map<const VecD<D * D>>(dF.data());
       MatD<D> dP = Eigen::Map<const MatD<D>>(dP_vec.data());
       if (rotated) dP = frozen_rotation_[e] * dP;
       const MatD<D>& Bi = rest_inverse_[e];

@@ -28,6 +28,8 @@ class SimplexElasticity : public Energy {
   VecX element_energy_density(const VecX& x) const override;
   // Forward mode through the element gradient W P(F) G: F is linear in x, so its dual part is
   // F(p); the stress primitive's JVP rule is dP = dP/dF : dF (the material's exact tangent).
+  // The primal part, dP/dF at x, is the same for every product at one x (all Krylov iterations
+  // of a Newton iteration): it is computed once per x and kept (D^4 doubles per element).
   bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
   // Inversion filter (book ch. 15): the largest alpha such that no element's volume falls below
   // 10% of its start-of-step value along x + alpha p.
@@ -50,6 +52,12 @@ class SimplexElasticity : public Energy {
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
   bool inversion_filter_ = true;
+  struct JvpTangents {
+    bool valid = false;  // dropped by begin_step (the frozen rotations change)
+    VecX x;
+    std::vector<MatD<D * D>> dPdF;  // per element, in the frozen frame for corotated models
+  };
+  mutable JvpTangents jvp_tangents_;
 };
 
 }  // namespace softsim

@@ -175,7 +175,7 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
     if (!uses_residual_form(options_)) {
-      r = minimize(objective_, q, *solver_, newton);
+      r = minimize(objective_, q, *solver_, newton, &history_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
       // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant

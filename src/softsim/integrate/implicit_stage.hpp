@@ -49,7 +49,8 @@ class StageSolver {
                   StepResult& result);
 
   Model& model() { return model_; }
-  // Residual norms ||r_k|| of the last residual-form solve (empty for the potential form).
+  // Residual norms ||r_k|| of the last residual-form solve, or the reduced gradient norms
+  // ||g_k|| of the last projected-Newton solve (one per iterate).
   const std::vector<double>& last_history() const { return history_; }
 
  private:

@@ -20,6 +20,7 @@ void StepResult::accumulate(const NewtonResult& r) {
   assembly_ms += r.assembly_ms;
   solve_ms += r.solve_ms;
   line_search_ms += r.line_search_ms;
+  factorization_ms += r.factorization_ms;
 }
 
 const std::vector<std::string>& stepper_names() {

@@ -16,7 +16,7 @@ struct StepResult {
   int linear_iterations = 0;
   double residual = 0.0;  // the solver's final scaled step (m/s for dynamics), NaN if n/a
   std::string failure;
-  double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0;
+  double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0, factorization_ms = 0.0;  // see NewtonResult
 
   void accumulate(const NewtonResult& r);
 };

@@ -20,6 +20,21 @@ VecD<D * D> vec(const MatD<D>& M) {
 
 template <int D>
 double IsotropicMaterial<D>::evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const {
+  double psi = 0.0;
+  if (!closed_form(F, psi, P)) return evaluate_by_svd(F, P, dPdF, project_psd);
+  if (!dPdF) return psi;
+  if (!std::isfinite(psi)) {
+    dPdF->setZero();
+    return psi;
+  }
+  // The closed forms keep psi and P (value, gradient and line search stay one function); the
+  // SVD is needed for the tangent only.
+  evaluate_by_svd(F, nullptr, dPdF, project_psd);
+  return psi;
+}
+
+template <int D>
+double IsotropicMaterial<D>::evaluate_by_svd(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const {
   const RotationVariantSvd<D> svd = rotation_variant_svd<D>(F);
   SingularValueTerms<D> t;
   singular_value_terms(svd.sigma, dPdF ? 2 : (P ? 1 : 0), t);
@@ -33,27 +48,32 @@ double IsotropicMaterial<D>::evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool p
   if (P) *P = U * t.grad.asDiagonal() * V.transpose();
   if (!dPdF) return t.psi;
 
-  // Scaling modes coupled by the sigma-Hessian (Teran et al. 2005, eq. 7 block structure).
-  Eigen::Matrix<double, D * D, D> scaling;
-  for (int a = 0; a < D; ++a) scaling.col(a) = vec<D>(U.col(a) * V.col(a).transpose());
-  Mat H = 0.5 * (t.hess + t.hess.transpose());
-  if (project_psd) softsim::project_psd(H);
-  Mat2nd K = scaling * H * scaling.transpose();
-
-  // Flip (symmetric) and twist (antisymmetric) modes, one 2x2 block per pair.
+  // dP/dF = Q Lambda Q^T with the orthonormal modes as the columns of Q: first the D scaling
+  // modes vec(u_a v_a^T), coupled by the sigma-Hessian (Teran et al. 2005, eq. 7 block
+  // structure), then per pair the flip (symmetric) and twist (antisymmetric) modes, each an
+  // eigenvector. Stored transposed (a mode per row) so that each entry of the symmetric product
+  // is one contiguous dot product, computed once for both triangles.
+  constexpr int N = D * D;
+  constexpr int kPairs = SingularValueTerms<D>::kPairs;
+  Eigen::Matrix<double, N, N> Qt, LQt;  // Q^T and Lambda Q^T
+  for (int a = 0; a < D; ++a) Qt.row(a) = vec<D>(U.col(a) * V.col(a).transpose()).transpose();
   const double inv_sqrt2 = 1.0 / std::sqrt(2.0);
-  for (int p = 0; p < SingularValueTerms<D>::kPairs; ++p) {
+  for (int p = 0; p < kPairs; ++p) {
     const auto [i, j] = pair_of<D>(p);
     const Mat Mij = U.col(i) * V.col(j).transpose();
     const Mat Mji = U.col(j) * V.col(i).transpose();
-    const VecD<D * D> flip = inv_sqrt2 * vec<D>(Mij + Mji);
-    const VecD<D * D> twist = inv_sqrt2 * vec<D>(Mij - Mji);
-    const double lf = project_psd ? std::max(t.flip[p], 0.0) : t.flip[p];
-    const double lt = project_psd ? std::max(t.twist[p], 0.0) : t.twist[p];
-    K.noalias() += lf * flip * flip.transpose();
-    K.noalias() += lt * twist * twist.transpose();
+    Qt.row(D + p) = inv_sqrt2 * vec<D>(Mij + Mji).transpose();
+    Qt.row(D + kPairs + p) = inv_sqrt2 * vec<D>(Mij - Mji).transpose();
   }
-  *dPdF = 0.5 * (K + K.transpose());
+  Mat H = 0.5 * (t.hess + t.hess.transpose());
+  if (project_psd) softsim::project_psd(H);
+  LQt.template topRows<D>().noalias() = H.lazyProduct(Qt.template topRows<D>());
+  for (int p = 0; p < kPairs; ++p) {
+    LQt.row(D + p) = (project_psd ? std::max(t.flip[p], 0.0) : t.flip[p]) * Qt.row(D + p);
+    LQt.row(D + kPairs + p) = (project_psd ? std::max(t.twist[p], 0.0) : t.twist[p]) * Qt.row(D + kPairs + p);
+  }
+  for (int c = 0; c < N; ++c)
+    for (int r = c; r < N; ++r) (*dPdF)(r, c) = (*dPdF)(c, r) = LQt.col(r).dot(Qt.col(c));
   return t.psi;
 }
 

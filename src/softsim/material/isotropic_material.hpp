@@ -58,6 +58,22 @@ double det_pair_cofactor(const VecD<D>& s, int i, int j) {
   }
 }
 
+// The cofactor matrix cof F = dJ/dF = J F^-T (columns f_1 x f_2, f_2 x f_0, f_0 x f_1 in 3D).
+template <int D>
+MatD<D> cofactor(const MatD<D>& F) {
+  MatD<D> C;
+  if constexpr (D == 2) {
+    C << F(1, 1), -F(1, 0), -F(0, 1), F(0, 0);
+  } else {
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      C.col(i) << F(1, j) * F(2, k) - F(2, j) * F(1, k), F(2, j) * F(0, k) - F(0, j) * F(2, k),
+          F(0, j) * F(1, k) - F(1, j) * F(0, k);
+    }
+  }
+  return C;
+}
+
 // Keeps |x| >= eps with x's sign (+eps for x = 0), for the 1/(sigma_i + sigma_j) of the twist
 // eigenvalue of models with a polar rotation, which is singular where F has a reflection in the
 // (i, j) plane (sigma_i = -sigma_j; Stomakhin et al. 2012 clamp it the same way).
@@ -71,9 +87,17 @@ class IsotropicMaterial : public Material<D> {
   using typename Material<D>::Mat;
   using typename Material<D>::Mat2nd;
 
+  // Psi and P from the model's closed form in F where it has one (no SVD: what line searches
+  // and residuals need), dP/dF always through the SVD and the eigensystem above.
   double evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const override;
+  // Everything through the SVD (for tests of the closed forms against it).
+  double evaluate_by_svd(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const;
 
  protected:
+  // Models whose energy and stress are closed-form functions of invariants of F (I_C = ||F||^2,
+  // J = det F, ||F^T F||^2) return true after setting psi and, when P is non-null, P. Outside the
+  // model's domain they set psi = +infinity (evaluate then zeroes P and dPdF).
+  virtual bool closed_form(const Mat& F, double& psi, Mat* P) const { return false; }
   // Fills t.psi; also t.grad when order >= 1; also t.hess, t.flip, t.twist when order >= 2.
   // A model may set t.psi = +infinity (outside its domain); evaluate then zeroes P and dPdF.
   virtual void singular_value_terms(const VecD<D>& sigma, int order, SingularValueTerms<D>& t) const = 0;

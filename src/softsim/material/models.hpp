@@ -69,6 +69,8 @@ class StvkMaterial : public IsotropicMaterial<D> {
   std::string name() const override { return "stvk"; }
 
  protected:
+  using typename Material<D>::Mat;
+  bool closed_form(const Mat& F, double& psi, Mat* P) const override;
   void singular_value_terms(const VecD<D>& s, int order, SingularValueTerms<D>& t) const override;
 
  private:
@@ -86,10 +88,12 @@ class NeoHookeanMaterial : public IsotropicMaterial<D> {
   using typename Material<D>::Mat2nd;
   explicit NeoHookeanMaterial(const LameParameters& lame) : lame_(lame) {}
   std::string name() const override { return "neo_hookean"; }
-  double evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const override;
   bool defined_when_inverted() const override { return false; }
 
  protected:
+  // The barrier is checked on det F itself, so det F <= 0 is reported as such even where the
+  // SVD's last singular value would carry a rounding-level sign of its own.
+  bool closed_form(const Mat& F, double& psi, Mat* P) const override;
   void singular_value_terms(const VecD<D>& s, int order, SingularValueTerms<D>& t) const override;
 
  private:
@@ -113,6 +117,8 @@ class StableNeoHookeanMaterial : public IsotropicMaterial<D> {
   std::string name() const override { return "stable_neo_hookean"; }
 
  protected:
+  using typename Material<D>::Mat;
+  bool closed_form(const Mat& F, double& psi, Mat* P) const override;
   void singular_value_terms(const VecD<D>& s, int order, SingularValueTerms<D>& t) const override;
 
  private:

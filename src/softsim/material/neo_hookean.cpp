@@ -1,4 +1,5 @@
-// Compressible neo-Hookean in singular values: g_i = mu s_i + (lambda ln J - mu)/s_i.
+// Compressible neo-Hookean: closed form in F for Psi and P, singular values (g_i = mu s_i +
+// (lambda ln J - mu)/s_i) for the tangent.
 #include <cmath>
 #include <limits>
 
@@ -9,15 +10,18 @@
 namespace softsim {
 
 template <int D>
-double NeoHookeanMaterial<D>::evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const {
-  // The barrier: checked on det F itself so that det F <= 0 is reported as such even where the
-  // SVD's last singular value carries a rounding-level sign of its own.
-  if (!(F.determinant() > 0.0)) {
+bool NeoHookeanMaterial<D>::closed_form(const Mat& F, double& psi, Mat* P) const {
+  const double J = F.determinant();
+  if (!(J > 0.0)) {
+    psi = std::numeric_limits<double>::infinity();
     if (P) P->setZero();
-    if (dPdF) dPdF->setZero();
-    return std::numeric_limits<double>::infinity();
+    return true;
   }
-  return IsotropicMaterial<D>::evaluate(F, P, dPdF, project_psd);
+  const double logJ = std::log(J);
+  psi = 0.5 * lame_.mu * (F.squaredNorm() - D) - lame_.mu * logJ + 0.5 * lame_.lambda * logJ * logJ;
+  // P = mu F + (lambda ln J - mu) F^-T, F^-T = cof F / J.
+  if (P) *P = lame_.mu * F + ((lame_.lambda * logJ - lame_.mu) / J) * cofactor<D>(F);
+  return true;
 }
 
 template <int D>

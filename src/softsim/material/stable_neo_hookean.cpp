@@ -2,6 +2,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <Eigen/LU>
+
 #include "softsim/material/models.hpp"
 
 namespace softsim {
@@ -14,6 +16,17 @@ StableNeoHookeanMaterial<D>::StableNeoHookeanMaterial(const LameParameters& lame
   }
   alpha_ = 1.0 + mu_ * D / ((D + 1.0) * lambda_);  // rest-stress-free (3D: 1 + 3mu'/(4lambda'), Smith et al. 2018)
   psi_rest_ = 0.5 * lambda_ * (1.0 - alpha_) * (1.0 - alpha_) - 0.5 * mu_ * std::log(D + 1.0);
+}
+
+template <int D>
+bool StableNeoHookeanMaterial<D>::closed_form(const Mat& F, double& psi, Mat* P) const {
+  const double Ic = F.squaredNorm();
+  const double J = F.determinant();
+  psi = 0.5 * mu_ * (Ic - D) + 0.5 * lambda_ * (J - alpha_) * (J - alpha_) - 0.5 * mu_ * std::log(Ic + 1.0) -
+        psi_rest_;
+  // P = mu' (1 - 1/(I_C + 1)) F + lambda' (J - alpha) cof F (the derivative of Smith et al. 2018, eq. 14).
+  if (P) *P = mu_ * (1.0 - 1.0 / (Ic + 1.0)) * F + lambda_ * (J - alpha_) * cofactor<D>(F);
+  return true;
 }
 
 template <int D>

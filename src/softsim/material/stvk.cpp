@@ -1,8 +1,18 @@
-// St. Venant-Kirchhoff in singular values: E_i = (s_i^2 - 1)/2,
+// St. Venant-Kirchhoff: closed form in F (E = (F^T F - I)/2) for Psi and P; in singular values
+// for the tangent: E_i = (s_i^2 - 1)/2,
 // Psi = mu sum E_i^2 + lambda/2 (sum E_i)^2, g_i = s_i (2 mu E_i + lambda tr E).
 #include "softsim/material/models.hpp"
 
 namespace softsim {
+
+template <int D>
+bool StvkMaterial<D>::closed_form(const Mat& F, double& psi, Mat* P) const {
+  const Mat E = 0.5 * (F.transpose() * F - Mat::Identity());
+  const double trE = E.trace();
+  psi = lame_.mu * E.squaredNorm() + 0.5 * lame_.lambda * trE * trE;
+  if (P) *P = F * (2.0 * lame_.mu * E + lame_.lambda * trE * Mat::Identity());  // P = F S
+  return true;
+}
 
 template <int D>
 void StvkMaterial<D>::singular_value_terms(const VecD<D>& s, int order, SingularValueTerms<D>& t) const {

@@ -95,18 +95,28 @@ double Model::potential(const VecX& x, const AssemblyOutputs& out) const {
 }
 
 void Model::potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const {
-  for (const auto& term : energies_) {
-    if (term->gradient_jvp(x, p, weight, out)) continue;
+  std::vector<int> assembled;
+  for (std::size_t k = 0; k < energies_.size(); ++k)
+    if (!energies_[k]->gradient_jvp(x, p, weight, out)) assembled.push_back(static_cast<int>(k));
+  if (assembled.empty()) return;
+  AssembledProductHessian& cache = product_hessian_;
+  const bool same_point = cache.valid && cache.terms == assembled && cache.x.size() == x.size() &&
+                          (cache.x.array() == x.array()).all();
+  if (!same_point) {
+    // Each term is linear in the weight: assemble once at weight 1, scale the product.
     SparseMat H = layout_.pattern();
     std::vector<Triplet> dynamic;
-    term->evaluate(x, AssemblyOutputs{nullptr, &H, weight, false, &dynamic});
-    out += H * p;
-    if (!dynamic.empty()) {
-      SparseMat D(H.rows(), H.cols());
-      D.setFromTriplets(dynamic.begin(), dynamic.end());
-      out += D * p;
-    }
+    for (int k : assembled) energies_[k]->evaluate(x, AssemblyOutputs{nullptr, &H, 1.0, false, &dynamic});
+    SparseMat D(H.rows(), H.cols());
+    D.setFromTriplets(dynamic.begin(), dynamic.end());
+    cache.H = H + D;
+    cache.H.prune([](Eigen::Index, Eigen::Index, double value) { return value != 0.0; });
+    cache.x = x;
+    cache.terms = std::move(assembled);
+    cache.valid = true;
+    ++cache.assemblies;
   }
+  out.noalias() += weight * (cache.H * p);
 }
 
 void Model::rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {
@@ -114,6 +124,7 @@ void Model::rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHe
 }
 
 void Model::begin_step(const VecX& x_start, double t, double h) {
+  product_hessian_.valid = false;
   for (auto& term : energies_) {
     term->set_time_step(t, h);
     term->begin_step(x_start);
@@ -125,18 +136,22 @@ void Model::begin_step(const VecX& x_start, double t, double h) {
 }
 
 void Model::set_stage_fraction(double c) {
+  product_hessian_.valid = false;
   for (auto& term : energies_) term->set_stage_fraction(c);
 }
 
 void Model::set_stage_velocity(const VecX& reference, double scale) {
+  product_hessian_.valid = false;
   for (auto& term : energies_) term->set_stage_velocity(reference, scale);
 }
 
 void Model::end_iteration(const VecX& x) {
+  product_hessian_.valid = false;
   for (auto& term : energies_) term->end_iteration(x);
 }
 
 bool Model::stiffen_unmet_penalties(const VecX& x) {
+  product_hessian_.valid = false;
   bool any = false;
   for (auto& term : energies_) any = term->stiffen_if_unmet(x) || any;
   return any;

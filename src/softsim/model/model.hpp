@@ -46,10 +46,15 @@ class Model {
   bool finalized() const { return layout_.finalized(); }
 
   // weight * Hess P(x) p (unprojected): forward-mode JVPs where terms provide them, the term's
-  // assembled Hessian times p otherwise.
+  // assembled Hessian times p otherwise. The assembled part is kept for the x it was built at
+  // and reused by every product there (all Krylov iterations of one Newton iteration); any
+  // call that may change a term (begin_step, set_stage_fraction, set_stage_velocity,
+  // end_iteration, stiffening) drops it.
   void potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const;
   // Every term's dense rank-one Hessian parts (weight applied), in world coordinates.
   void rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const;
+  // How many times potential_hessian_times assembled the terms without a JVP (for tests).
+  long hessian_product_assemblies() const { return product_hessian_.assemblies; }
   // The potential P(x): every energy term plus the work of the constant external forces
   // (gravity M g and nodal loads): P = sum_k E_k(x) - x . f_ext.
   double potential(const VecX& x, const AssemblyOutputs& out) const;
@@ -104,6 +109,15 @@ class Model {
   SparseMat mass_;
   VecX external_force_;
   std::vector<int> mass_to_layout_;  // value index of each mass non-zero inside the layout
+  // The summed Hessian (weight 1, zeros pruned) of the terms without a JVP, at x.
+  struct AssembledProductHessian {
+    bool valid = false;
+    VecX x;
+    std::vector<int> terms;
+    SparseMat H;
+    long assemblies = 0;
+  };
+  mutable AssembledProductHessian product_hessian_;
 };
 
 }  // namespace softsim

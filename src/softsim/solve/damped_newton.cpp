@@ -43,7 +43,9 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     t0 = std::chrono::steady_clock::now();
     LinearSolveStats stats;
     problem.jacobian_rank_one(v, rank_one);  // dense parts of J, by Sherman-Morrison-Woodbury
-    const bool ok = solver.compute(J) && solve_with_rank_one_updates(solver, rank_one, -r, p, &stats);
+    bool ok = solver.compute(J);
+    result.factorization_ms += ms_since(t0);
+    ok = ok && solve_with_rank_one_updates(solver, rank_one, -r, p, &stats);
     result.solve_ms += ms_since(t0);
     result.linear_iterations += stats.iterations;
     if (!ok || !p.allFinite()) {
