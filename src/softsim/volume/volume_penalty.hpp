@@ -11,7 +11,8 @@
 //    blocks), so a PSD-projected assembly (projected Newton) drops it rather than projecting it:
 //    the projection would add stiffness of order |W'| x edge length even along motions to which
 //    the true d2V gives none (a sealed box pressed along y: the y-y entries of d2V are all
-//    zero), which slowed the static sealed-box test from 5 to over 200 Newton iterations;
+//    zero): with it the static sealed-box test (ideal gas) stalled unconverged after 200 Newton
+//    iterations instead of converging in 6;
 //  - the rank-one part W''(V) grad V grad V^T (PSD: W'' > 0) is handed to direct solves through
 //    rank_one_hessian(), which add it by Sherman-Morrison-Woodbury (one extra back-substitution):
 //    the exact J of seed 003 Table 2(c) without a dense matrix. set_dense_hessian(false) leaves
