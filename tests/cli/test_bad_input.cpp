@@ -52,6 +52,8 @@ const BadScene kBadScenes[] = {
      "got \"penalties\""},
     {"penalty_delta_negative.json", "penalty_delta_negative.json",
      "contact.delta: expected a positive number, got -0.001", ""},
+    {"track_unknown_body.json", "track_unknown_body.json",
+     "output.track: no body or moving mesh obstacle is named \"bal\"", ""},
 };
 
 // Mesh files that are bad on their own: `softsim info` must reject them too (the others,

@@ -422,6 +422,21 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
         scene.output.formats.push_back(s.get<std::string>());
       }
     }
+    if (o.has("track")) {
+      const auto& t = o.node().at("track");
+      const std::string expected = "expected an array of body or moving mesh obstacle names";
+      if (!t.is_array()) o.fail("track", expected + ", got " + describe_json(t));
+      for (const auto& name : t) {
+        if (!name.is_string()) o.fail("track", expected + ", got " + describe_json(t));
+        const std::string n = name.get<std::string>();
+        const bool body = std::any_of(scene.bodies.begin(), scene.bodies.end(), [&](const BodySpec& b) { return b.name == n; });
+        const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(), [&](const ObstacleSpec& ob) {
+          return ob.name == n && ob.type == "mesh" && ob.velocity;
+        });
+        if (!body && !moving) o.fail("track", "no body or moving mesh obstacle is named \"" + n + "\"");
+        scene.output.track.push_back(n);
+      }
+    }
     o.finish();
   }
   root.finish();

@@ -150,6 +150,8 @@ struct ContactSpec {
 struct OutputSpec {
   int every = 1;  // write a frame every N steps
   std::vector<std::string> formats{"vtu", "obj"};
+  // Bodies (or moving mesh obstacles) whose centre of mass and extent go into stats.csv.
+  std::vector<std::string> track;
 };
 
 struct Scene {

@@ -12,6 +12,7 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/io/atomic_file.hpp"
+#include "softsim/sim/body_tracker.hpp"
 #include "softsim/sim/frame_writer.hpp"
 #include "softsim/sim/progress.hpp"
 
@@ -69,6 +70,7 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const int steps = options.steps.value_or(scene.steps);
+  const BodyTracker tracker(model, scene.output.track);  // checks the names before anything is written
   RunReport report;
   std::filesystem::create_directories(options.out_dir);
   // A summary exists from the start, saying the run has not finished.
@@ -88,7 +90,8 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
 
   std::ofstream stats(options.out_dir / "stats.csv");
   if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
-  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms\n";
+  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms"
+        << tracker.header() << '\n';
   Progress progress(steps, scene.dt, options.quiet);
 
   report.status = RunStatus::Ok;
@@ -103,7 +106,7 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
     const double min_distance = min_obstacle_distance(model, state.x);
     stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
           << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
-          << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << '\n';
+          << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << tracker.row(state.x) << '\n';
     stats.flush();
     if (!finite) {
       report.status = RunStatus::Failed;
