@@ -176,9 +176,15 @@ namespace {
 
 // contact.friction.pairs: two blocks side by side on the slope, the ground a plane obstacle
 // named "ground". "sticky" has mu = 0.5 > tan theta with it and stays; "slick" has mu = 0.1 and
-// accelerates at g (sin - mu cos); the scene's own mu (0) applies to no pair here.
-void check_pair_coefficients(const std::string& mode) {
+// accelerates at g (sin - mu cos); the scene's own mu (0) applies to no pair here. With penalty
+// contact the plane acts through the penalty term's analytic-obstacle contacts.
+void check_pair_coefficients(const std::string& mode, const std::string& contact_type = "barrier") {
   nlohmann::json j = slope_scene(0.0, false, 1, mode);
+  if (contact_type == "penalty") {
+    j["contact"].erase("dhat");
+    j["contact"]["type"] = "penalty";
+    j["contact"]["delta"] = 0.001;
+  }
   j["bodies"][0]["name"] = "sticky";
   nlohmann::json slick = j["bodies"][0];
   slick["name"] = "slick";
@@ -205,14 +211,16 @@ void check_pair_coefficients(const std::string& mode) {
   const double moved = mean_x(model.bodies[0], state.x) - mean_x(model.bodies[0], model.rest_positions);
   const double theta = std::atan(kTan), expected = kG * (std::sin(theta) - 0.1 * std::cos(theta));
   const double a = (v_slick.back() - v_slick[29]) / (t.back() - t[29]);
-  std::printf("per-pair mu (%s): sticky block moved %.3g mm in 1 s; slick block accelerates %.4f m/s^2 (expected %.4f)\n",
-              mode.c_str(), moved * 1e3, a, expected);
+  std::printf("per-pair mu (%s, %s): sticky block moved %.3g mm in 1 s; slick block accelerates %.4f m/s^2 (expected %.4f)\n",
+              mode.c_str(), contact_type.c_str(), moved * 1e3, a, expected);
   EXPECT_LT(std::abs(moved), 1e-3);
   EXPECT_NEAR(a, expected, 0.02 * expected);
 }
 
 TEST(FrictionPairs, PerPairCoefficientsLagged) { check_pair_coefficients("lagged"); }
 TEST(FrictionPairs, PerPairCoefficientsImplicit) { check_pair_coefficients("implicit"); }
+TEST(FrictionPairs, PerPairCoefficientsPenaltyLagged) { check_pair_coefficients("lagged", "penalty"); }
+TEST(FrictionPairs, PerPairCoefficientsPenaltyImplicit) { check_pair_coefficients("implicit", "penalty"); }
 
 TEST(FrictionPairs, UnknownNameIsAnInputError) {
   nlohmann::json j = slope_scene(0.2, false);

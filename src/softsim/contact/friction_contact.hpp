@@ -30,6 +30,7 @@ struct FrictionContact {
   double distance_squared = 0.0;                   // at the lagged positions
   double lambda = 0.0;                             // normal force magnitude
   double mu = 0.0;                                 // friction coefficient of the pair
+  int obstacle = -1;                               // one-vertex contacts: the analytic obstacle's index
 };
 
 FrictionContact point_point_friction_contact(const VertexRows& V, int p0, int p1);

@@ -361,7 +361,7 @@ std::vector<Stencil> penalty_stencils(const std::vector<PenaltyContactPoint>& po
   for (std::size_t i = 0; i < points.size(); ++i) {
     const PenaltyContactPoint& c = points[i];
     if (!(c.lambda > 0.0)) continue;
-    const double mu = c.num_vertices > 1 ? o.mu_between_vertices(c.ids[0], c.ids[c.num_vertices - 1]) : o.mu;
+    const double mu = o.mu_of_contact(c.num_vertices, c.ids, c.obstacle);
     if (mu > 0.0)
       stencils.push_back({FrictionContactKind::point_plane, c.num_vertices, c.ids, mu, static_cast<int>(i)});
   }

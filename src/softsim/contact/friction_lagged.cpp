@@ -65,9 +65,7 @@ void LaggedFriction::freeze(const VecX& x) {
   contacts_.clear();
   if (!options_.any()) return;
   for (FrictionContact& f : source_(x)) {
-    // The coefficient of the bodies on the two sides; a one-vertex contact (against an analytic
-    // obstacle) takes the scene's mu.
-    f.mu = f.num_vertices > 1 ? options_.mu_between_vertices(f.ids[0], f.ids[f.num_vertices - 1]) : options_.mu;
+    f.mu = options_.mu_of_contact(f.num_vertices, f.ids, f.obstacle);
     if (f.mu > 0.0) contacts_.push_back(std::move(f));
   }
 }

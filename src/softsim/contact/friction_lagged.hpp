@@ -17,6 +17,7 @@
 // step is solved again, through Energy::stiffen_if_unmet, iterations - 1 times.
 // The same term freezes penalty contact points instead (PenaltyContact::friction_contacts:
 // lambda = -b'(d), seed 003 eq. 3) when built from a contact source.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -41,6 +42,8 @@ struct FrictionOptions {
   std::vector<int> vertex_group;
   MatX pair_mu;
   int obstacle_group = -1;  // analytic-obstacle terms: the obstacle's group
+  // Penalty contact: the group of each analytic obstacle, in the order the penalty term lists them.
+  std::vector<int> analytic_obstacle_groups;
   double mu_between_groups(int a, int b) const {
     if (pair_mu.size() == 0 || a < 0 || b < 0) return mu;
     const double m = pair_mu(a, b);
@@ -51,6 +54,15 @@ struct FrictionOptions {
   }
   // The coefficient between the sides of a contact, given one vertex of each.
   double mu_between_vertices(int a, int b) const { return mu_between_groups(group_of(a), group_of(b)); }
+  // The coefficient of a contact: between the bodies of its first and last vertex, or, for a
+  // one-vertex contact, between the vertex's body and analytic obstacle `obstacle`.
+  double mu_of_contact(int num_vertices, const std::array<int, 4>& ids, int obstacle) const {
+    if (num_vertices > 1) return mu_between_vertices(ids[0], ids[num_vertices - 1]);
+    const int group = obstacle >= 0 && obstacle < static_cast<int>(analytic_obstacle_groups.size())
+                          ? analytic_obstacle_groups[obstacle]
+                          : -1;
+    return mu_between_groups(group_of(ids[0]), group);
+  }
   // Anyone with friction at all (the terms are only added then).
   bool any() const { return mu > 0.0 || (pair_mu.size() > 0 && (pair_mu.array() > 0.0).any()); }
 };

@@ -216,6 +216,7 @@ std::vector<FrictionContact> PenaltyContact::friction_contacts(const VecX& x) co
         f.num_vertices = 1;
         f.ids = {p, -1, -1, -1};
         f.weights = {1.0, 0.0, 0.0, 0.0};
+        f.obstacle = c.obstacle;
         break;
     }
     // The tangent plane of the penalty's normal: also defined when p lies on the feature.

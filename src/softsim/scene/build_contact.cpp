@@ -45,7 +45,7 @@ AnalyticObstacle analytic_obstacle(const ObstacleSpec& o, int dim) {
 }
 
 void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mesh>& static_meshes,
-                         const FrictionOptions& friction) {
+                         FrictionOptions friction) {
   const int dim = model.dim();
   PenaltyOptions options;
   options.delta = scene.contact.delta.value_or(default_contact_distance(model));
@@ -67,8 +67,12 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
   for (const Mesh& mesh : static_meshes)
     options.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
   std::vector<AnalyticObstacle> obstacles;
-  for (const ObstacleSpec& o : scene.obstacles)
-    if (o.type != "mesh") obstacles.push_back(analytic_obstacle(o, dim));
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    if (scene.obstacles[k].type != "mesh") {
+      obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
+      // Friction groups: bodies, then obstacles by scene index (friction_options).
+      friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
+    }
   auto term = std::make_unique<PenaltyContact>(model, std::move(collision), std::move(obstacles), options);
   const PenaltyContact* penalty = term.get();
   model.add_energy(std::move(term));

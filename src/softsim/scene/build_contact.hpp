@@ -21,6 +21,6 @@ AnalyticObstacle analytic_obstacle(const ObstacleSpec& spec, int dim);
 // One PenaltyContact term for every body, the static mesh obstacles (already loaded and
 // transformed) and the analytic obstacles, plus lagged friction on its contacts when mu > 0.
 void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mesh>& static_meshes,
-                         const FrictionOptions& friction);
+                         FrictionOptions friction);
 
 }  // namespace softsim
