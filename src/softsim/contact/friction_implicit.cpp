@@ -228,9 +228,33 @@ ImplicitObstacleFriction::ImplicitObstacleFriction(const ObstacleBarrier* barrie
 
 namespace {
 
+// The unit normal n = g / |g| of a distance field with gradient g and Hessian H at p, on the
+// scalar of p: on Duals (p' = dp) its derivative is dn = (I - n n^T) H dp / |g|.
+template <class S, class Grad, class Hess, class Dir>
+Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> unit_normal_of_distance(const Grad& g, const Hess& H, const Dir& dp) {
+  const double gn = g.norm();
+  const VecX n = g / gn;
+  const VecX Hdp = H * dp;
+  const VecX dn = Hdp / gn - n * (n.dot(Hdp) / gn);
+  Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> out(n.size());
+  for (Eigen::Index k = 0; k < n.size(); ++k) out[k] = scalar_with_derivative<S>(n[k], dn[k]);
+  return out;
+}
+
+// The tangent projector B = I - n n^T of a unit normal, the friction basis of point-plane
+// contacts (its derivative follows by the product rule on Duals).
+template <class S, class N>
+typename FrictionFrame<S>::Basis tangent_projector(const N& n) {
+  const auto dim = n.size();
+  typename FrictionFrame<S>::Basis B(dim, dim);
+  for (Eigen::Index r = 0; r < dim; ++r)
+    for (Eigen::Index k = 0; k < dim; ++k) B(r, k) = S(r == k ? 1.0 : 0.0) - n[r] * n[k];
+  return B;
+}
+
 // Frame of a vertex against an obstacle with signed distance d: B = I - n n^T, n = grad d,
 // lambda = -w b'(d) (the book's barrier). On Duals the derivatives follow from d's gradient and
-// Hessian: dd = n . dx, dn = (I - n n^T) H dx / |grad d|.
+// Hessian: dd = n . dx.
 template <class S>
 FrictionFrame<S> obstacle_frame(const S* x, int dim, const ObstacleBarrier& barrier, double weight, double dhat,
                                 double kappa) {
@@ -241,18 +265,11 @@ FrictionFrame<S> obstacle_frame(const S* x, int dim, const ObstacleBarrier& barr
     dx[r] = derivative_of(x[r]);
   }
   const double d = barrier.signed_distance(xv, &grad, &hess);
-  const double gn = grad.norm();
-  const VecX n = grad / gn;
-  const MatX P = MatX::Identity(dim, dim) - n * n.transpose();
-  const VecX dn = P * (hess * dx) / gn;
   FrictionFrame<S> f;
   f.num_vertices = 1;
   f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
-  f.basis.resize(dim, dim);
-  for (int r = 0; r < dim; ++r)
-    for (int k = 0; k < dim; ++k)
-      f.basis(r, k) = scalar_with_derivative<S>(P(r, k), -(dn[r] * n[k] + n[r] * dn[k]));
-  const S ds = scalar_with_derivative<S>(d, n.dot(dx));
+  f.basis = tangent_projector<S>(unit_normal_of_distance<S>(grad, hess, dx));
+  const S ds = scalar_with_derivative<S>(d, grad.dot(dx) / grad.norm());
   f.lambda = chain_scalar(ds, -weight * book_barrier_first_derivative(d, dhat, kappa),
                           -weight * book_barrier_second_derivative(d, dhat, kappa));
   return f;
@@ -334,25 +351,21 @@ FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const P
       n = direction_or<S, D>(V(S(c.side) * V(X[0] - X[1])), c.normal);
       break;
     case PenaltyFeature::obstacle: {
-      // n = grad d / |grad d| from a second-order evaluation at the value; on Duals its
-      // derivative is (I - n n^T) H dp / |grad d|.
+      // n from a second-order evaluation of the obstacle's distance at the value.
       f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
       Eigen::Matrix<Jet<D>, D, 1> pj;
-      for (int k = 0; k < D; ++k) pj[k] = Jet<D>::variable(value_of(X[0][k]), k);
-      const Jet<D> dj = analytic_signed_distance<Jet<D>, D>(contact.obstacles()[static_cast<std::size_t>(c.obstacle)], pj);
-      const double gn = dj.g.norm();
-      const Eigen::Matrix<double, D, 1> nv = dj.g / gn;
       Eigen::Matrix<double, D, 1> dp;
-      for (int k = 0; k < D; ++k) dp[k] = derivative_of(X[0][k]);
-      const Eigen::Matrix<double, D, 1> dn =
-          (Eigen::Matrix<double, D, D>::Identity() - nv * nv.transpose()) * (dj.H * dp) / gn;
-      for (int k = 0; k < D; ++k) n[k] = scalar_with_derivative<S>(nv[k], dn[k]);
+      for (int k = 0; k < D; ++k) {
+        pj[k] = Jet<D>::variable(value_of(X[0][k]), k);
+        dp[k] = derivative_of(X[0][k]);
+      }
+      const Jet<D> dj = analytic_signed_distance<Jet<D>, D>(contact.obstacles()[static_cast<std::size_t>(c.obstacle)], pj);
+      const auto nd = unit_normal_of_distance<S>(dj.g, dj.H, dp);
+      for (int k = 0; k < D; ++k) n[k] = nd[k];
       break;
     }
   }
-  f.basis.resize(D, D);
-  for (int r = 0; r < D; ++r)
-    for (int k = 0; k < D; ++k) f.basis(r, k) = S(r == k ? 1.0 : 0.0) - n[r] * n[k];
+  f.basis = tangent_projector<S>(n);
   return f;
 }
 
