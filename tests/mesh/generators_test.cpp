@@ -7,6 +7,8 @@
 #include "mesh/mesh_checks.hpp"
 #include "softsim/mesh/measure.hpp"
 #include "softsim/mesh/surface.hpp"
+#include "softsim/mesh/surface_components.hpp"
+#include "softsim/volume/enclosed_volume.hpp"
 
 namespace softsim {
 namespace {
@@ -79,6 +81,50 @@ TEST(GenerateBox, IsConforming) {
 TEST(GenerateBox, RejectsBadSizes) {
   EXPECT_THROW(generate_box(Vec3(1, 0, 1), Eigen::Vector3i(1, 1, 1)), InputError);
   EXPECT_THROW(generate_box(Vec3(1, 1, 1), Eigen::Vector3i(1, 0, 1)), InputError);
+}
+
+TEST(GenerateHollowBox, ConformingShellWithOuterSurfaceAndCavity) {
+  const Vec3 size(0.8, 1.0, 0.6);
+  const Eigen::Vector3i n(4, 5, 3);
+  const Mesh mesh = generate_hollow_box(size, n, 1);
+  // 4 x 5 x 3 cells minus the 2 x 3 x 1 cavity cells, 5 tets each.
+  EXPECT_EQ(mesh.num_cells(), 5 * (4 * 5 * 3 - 2 * 3 * 1));
+  // Every lattice vertex is used except the 1 x 2 x 0 strictly inside the cavity: none here.
+  EXPECT_EQ(mesh.num_vertices(), 5 * 6 * 4);
+  double total = 0.0;
+  for (int c = 0; c < mesh.num_cells(); ++c) {
+    ASSERT_GT(cell_measure(mesh, c), 0.0) << "tet " << c;
+    total += cell_measure(mesh, c);
+  }
+  const Vec3 cell = size.cwiseQuotient(n.cast<double>());
+  const double cavity = 2 * cell.x() * 3 * cell.y() * 1 * cell.z();
+  EXPECT_NEAR(total, size.prod() - cavity, 1e-12);
+  for (const auto& [face, count] : test::face_multiplicity(mesh.cells)) ASSERT_LE(count, 2);
+  // The boundary: two closed pieces, the outer box (volume +size.prod()) and the cavity (its
+  // faces point into the hole, so it encloses -cavity).
+  const Surface surface = extract_surface(mesh);
+  const VecX x = flatten_rows(mesh.vertices);
+  std::vector<double> volumes;
+  for (const Eigen::MatrixXi& piece : surface_components(surface.faces)) volumes.push_back(enclosed_volume(piece, x));
+  std::sort(volumes.begin(), volumes.end());
+  ASSERT_EQ(volumes.size(), 2u);
+  EXPECT_NEAR(volumes[0], -cavity, 1e-12);
+  EXPECT_NEAR(volumes[1], size.prod(), 1e-12);
+}
+
+TEST(GenerateHollowBox, DropsVerticesInsideAThickWall) {
+  // With a 6^3 lattice and a 1-cell wall the cavity is 4^3 cells; its 3^3 interior lattice
+  // vertices belong to no tet and are dropped.
+  const Mesh mesh = generate_hollow_box(Vec3(1, 1, 1), Eigen::Vector3i(6, 6, 6), 1);
+  EXPECT_EQ(mesh.num_vertices(), 7 * 7 * 7 - 3 * 3 * 3);
+  EXPECT_EQ(mesh.num_cells(), 5 * (6 * 6 * 6 - 4 * 4 * 4));
+  for (Eigen::Index c = 0; c < mesh.cells.rows(); ++c)
+    for (int a = 0; a < 4; ++a) ASSERT_LT(mesh.cells(c, a), mesh.num_vertices());
+}
+
+TEST(GenerateHollowBox, RejectsAWallThatLeavesNoCavity) {
+  EXPECT_THROW(generate_hollow_box(Vec3(1, 1, 1), Eigen::Vector3i(4, 2, 4), 1), InputError);
+  EXPECT_THROW(generate_hollow_box(Vec3(1, 1, 1), Eigen::Vector3i(4, 4, 4), 0), InputError);
 }
 
 TEST(GenerateRectangle, CountsOrientationAreaAndBookPattern) {

@@ -47,16 +47,20 @@ Eigen::MatrixXi to_matrix(const std::vector<std::array<int, 4>>& rows, int k) {
 
 }  // namespace
 
-Mesh generate_box(const Vec3& size, const Eigen::Vector3i& n) {
-  require_positive(size, n, "generate_box");
-  Mesh mesh;
-  mesh.vertices = lattice_3d(size, n);
+namespace {
+
+// The box lattice's cells for which keep(i, j, k) holds, each split into 5 tets (see
+// generate_box); unused lattice vertices are dropped and the rest renumbered in lattice order.
+template <class Keep>
+Mesh lattice_tets(const Vec3& size, const Eigen::Vector3i& n, Keep keep) {
+  const Eigen::MatrixXd lattice = lattice_3d(size, n);
   auto id = [&](int i, int j, int k) { return (i * (n.y() + 1) + j) * (n.z() + 1) + k; };
   std::vector<std::array<int, 4>> tets;
   tets.reserve(5 * static_cast<size_t>(n.x()) * n.y() * n.z());
   for (int i = 0; i < n.x(); ++i)
     for (int j = 0; j < n.y(); ++j)
       for (int k = 0; k < n.z(); ++k) {
+        if (!keep(i, j, k)) continue;
         // Corners whose global index parity (i+a + j+b + k+c) is even form the central tet;
         // each odd corner with its three (even) neighbours forms a corner tet. Face diagonals
         // then always join globally even vertices, so neighbouring cubes agree.
@@ -67,9 +71,9 @@ Mesh generate_box(const Vec3& size, const Eigen::Vector3i& n) {
               (((i + a + j + b + k + c) % 2 == 0) ? even : odd).push_back({a, b, c});
         auto vid = [&](const std::array<int, 3>& l) { return id(i + l[0], j + l[1], k + l[2]); };
         auto add = [&](std::array<int, 4> t) {
-          const Vec3 p0 = mesh.vertices.row(t[0]).transpose();
+          const Vec3 p0 = lattice.row(t[0]).transpose();
           Mat3 E;
-          for (int q = 0; q < 3; ++q) E.col(q) = mesh.vertices.row(t[q + 1]).transpose() - p0;
+          for (int q = 0; q < 3; ++q) E.col(q) = lattice.row(t[q + 1]).transpose() - p0;
           if (E.determinant() < 0) std::swap(t[2], t[3]);
           tets.push_back(t);
         };
@@ -84,8 +88,38 @@ Mesh generate_box(const Vec3& size, const Eigen::Vector3i& n) {
           add(t);
         }
       }
+  std::vector<int> new_id(static_cast<size_t>(lattice.rows()), -1);
+  for (const auto& t : tets)
+    for (int v : t) new_id[static_cast<size_t>(v)] = 0;
+  int used = 0;
+  for (int& v : new_id)
+    if (v == 0) v = used++;
+  Mesh mesh;
+  mesh.vertices.resize(used, 3);
+  for (Eigen::Index v = 0; v < lattice.rows(); ++v)
+    if (new_id[static_cast<size_t>(v)] >= 0) mesh.vertices.row(new_id[static_cast<size_t>(v)]) = lattice.row(v);
+  for (auto& t : tets)
+    for (int& v : t) v = new_id[static_cast<size_t>(v)];
   mesh.cells = to_matrix(tets, 4);
   return mesh;
+}
+
+}  // namespace
+
+Mesh generate_box(const Vec3& size, const Eigen::Vector3i& n) {
+  require_positive(size, n, "generate_box");
+  return lattice_tets(size, n, [](int, int, int) { return true; });
+}
+
+Mesh generate_hollow_box(const Vec3& size, const Eigen::Vector3i& n, int wall) {
+  require_positive(size, n, "generate_hollow_box");
+  if (wall < 1 || (n.array() <= 2 * wall).any())
+    throw InputError("generate_hollow_box: the wall must be at least one cell thick and leave at least one cell of "
+                     "cavity along every axis (resolution > 2 x wall).");
+  auto in_cavity = [&](int c, int axis) { return c >= wall && c < n[axis] - wall; };
+  return lattice_tets(size, n, [&](int i, int j, int k) {
+    return !(in_cavity(i, 0) && in_cavity(j, 1) && in_cavity(k, 2));
+  });
 }
 
 Mesh generate_rectangle(const Vec2& size, const Eigen::Vector2i& n) {

@@ -39,6 +39,7 @@ Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
   }
   const GeneratorSpec& g = *body.generator;
   if (g.type == "box") return generate_box(g.size, g.resolution);
+  if (g.type == "hollow_box") return generate_hollow_box(g.size, g.resolution, g.wall);
   if (is_round_generator(g.type)) return generate_round(g);
   if (g.type == "rectangle") return generate_rectangle(g.size.head<2>(), g.resolution.head<2>());
   if (g.type == "sheet") {

@@ -115,7 +115,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     const JsonReader g = r.child("generator");
     GeneratorSpec gen;
     const std::vector<std::string> types =
-        dim == 3 ? std::vector<std::string>{"box", "sheet", "sphere", "hollow_sphere", "bowl"}
+        dim == 3 ? std::vector<std::string>{"box", "hollow_box", "sheet", "sphere", "hollow_sphere", "bowl"}
                  : std::vector<std::string>{"rectangle", "spring_grid"};
     if (!g.has("type")) g.fail("type", fmt::format("missing; expected one of {}", fmt::join(types, ", ")));
     gen.type = g.string("type", "", types);
@@ -136,6 +136,12 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
             g.fail("resolution", fmt::format("expected an array of {} integers in [1, 10000], got {}", dim, describe_json(res)));
           gen.resolution[d] = res[d].get<int>();
         }
+      }
+      if (gen.type == "hollow_box") {
+        gen.wall = g.integer("wall", 1, 1, 10000);
+        if ((gen.resolution.array() <= 2 * gen.wall).any())
+          g.fail("wall", fmt::format("a wall of {} cells leaves no cavity: every resolution must exceed 2 x wall",
+                                     gen.wall));
       }
     }
     g.finish();

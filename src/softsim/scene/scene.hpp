@@ -26,11 +26,12 @@ struct MaterialSpec {
 };
 
 struct GeneratorSpec {
-  std::string type;  // "box", "rectangle", "spring_grid", "sheet", "sphere", "hollow_sphere", "bowl"
+  std::string type;  // "box", "hollow_box", "rectangle", "spring_grid", "sheet", "sphere", "hollow_sphere", "bowl"
   Vec3 size = Vec3::Ones();
   Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);  // round shapes: x() only
   double radius = 0.5, inner_radius = 0.4;  // m: round shapes (round_generator_spec.hpp)
   int layers = 2;
+  int wall = 1;  // hollow_box: wall thickness in cells
 };
 
 struct TransformSpec {
