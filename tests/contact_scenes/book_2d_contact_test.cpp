@@ -12,6 +12,27 @@ namespace {
 double bottom(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).minCoeff(); }
 double top(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).maxCoeff(); }
 
+// Smallest vertical gap between the nodes of body `below` and the bottom edge of body `above`
+// (a rectangle: its bottom row of vertices, interpolated linearly in x), over the nodes under
+// that edge. The ceiling bends under the load, so comparing the extreme y values of the two
+// bodies would count a sagging end of the ceiling as a crossing.
+double clearance_below(const Model& model, const VecX& x, int below, int above) {
+  const Eigen::MatrixXd rest = body_rows(model, model.rest_positions, above), now = body_rows(model, x, above);
+  std::vector<std::pair<double, double>> edge;  // (x, y) of the bottom row, sorted by x
+  for (Eigen::Index i = 0; i < rest.rows(); ++i)
+    if (rest(i, 1) < rest.col(1).minCoeff() + 1e-9) edge.emplace_back(now(i, 0), now(i, 1));
+  std::sort(edge.begin(), edge.end());
+  double gap = HUGE_VAL;
+  const Eigen::MatrixXd nodes = body_rows(model, x, below);
+  for (Eigen::Index i = 0; i < nodes.rows(); ++i)
+    for (std::size_t k = 0; k + 1 < edge.size(); ++k)
+      if (nodes(i, 0) >= edge[k].first && nodes(i, 0) <= edge[k + 1].first) {
+        const double s = (nodes(i, 0) - edge[k].first) / (edge[k + 1].first - edge[k].first);
+        gap = std::min(gap, (1 - s) * edge[k].second + s * edge[k + 1].second - nodes(i, 1));
+      }
+  return gap;
+}
+
 // Mass-spring nodes (body `points`) inside any triangle of body `solid`.
 std::size_t nodes_inside(const Model& model, const VecX& x, int points, int solid) {
   std::vector<int> ids;
@@ -25,17 +46,24 @@ TEST(Book2DContact, SquareDropComesToRestOnTheGroundNeverBelowIt) {
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL, max_compression = 0.0;
+  double peak_kinetic = 0.0;
   const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
     max_compression = std::max(max_compression, 1.0 - (top(model, state.x, 0) - bottom(model, state.x, 0)));
+    peak_kinetic = std::max(peak_kinetic, kinetic_energy(model, state.v));
   });
   print_stats("book_square_drop", s);
   const double gap = bottom(model, state.x, 0) + 1.0, speed = max_speed(model, state.v);
+  const double kinetic = kinetic_energy(model, state.v);
   std::printf("[ scene ] book_square_drop: min y over run %.6f (ground -1), final gap %.3e m, max compression %.4f m, "
-              "final max speed %.3e m/s\n", min_y, gap, max_compression, speed);
+              "final max speed %.3e m/s, final / peak kinetic energy %.2e\n", min_y, gap, max_compression, speed,
+              kinetic / peak_kinetic);
   EXPECT_GT(min_y, -1.0);
   EXPECT_LT(gap, scene.contact.dhat.value());  // resting in the barrier layer
-  EXPECT_LT(speed, 1e-2);                      // settled
+  // Settled: frictionless, the square keeps rocking slowly on the ground (a mode BE damps
+  // little at omega h ~ 0.04), but with 1e-4 of the kinetic energy it hit the ground with.
+  EXPECT_LT(kinetic, 1e-3 * peak_kinetic);
+  EXPECT_LT(speed, 0.1);
   EXPECT_GT(max_compression, 0.0);
 }
 
@@ -47,7 +75,7 @@ TEST(Book2DContact, CompressingSquareIsCrushedToTheCeilingsLimit) {
   std::size_t inside = 0;
   const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
-    min_clearance = std::min(min_clearance, bottom(model, state.x, 1) - top(model, state.x, 0));
+    min_clearance = std::min(min_clearance, clearance_below(model, state.x, 0, 1));
     inside += nodes_inside(model, state.x, 0, 1);
   });
   print_stats("book_compressing_square", s);

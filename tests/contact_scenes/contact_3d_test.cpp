@@ -35,7 +35,7 @@ TEST(ContactScenes3D, BoxStackSettlesAndStaysStacked) {
     EXPECT_NEAR(c[b].y() - c[b - 1].y(), expected_gap[b], 0.01) << "box " << b;  // order kept, on the one below
   }
   EXPECT_NEAR(c[0].y(), 0.15, 0.01);
-  EXPECT_LT(speed, 0.05);
+  EXPECT_LT(speed, 1e-3);  // friction brings the stack to rest
 }
 
 TEST(ContactScenes3D, TorusFromSharedDataRestsOnThePlane) {

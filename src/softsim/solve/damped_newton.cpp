@@ -55,20 +55,27 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     problem.expand(p);
     ++result.iterations;
     result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
-    if (result.scaled_step < options.tolerance) {
-      result.converged = true;
-      return result;
-    }
+    // Below tolerance: converged, but the step is still taken (as in minimize()).
+    const bool last = result.scaled_step < options.tolerance;
     // Lines 9-10: backtracking on the merit function 1/2 ||r||^2 (its slope along p is -||r||^2).
     t0 = std::chrono::steady_clock::now();
     const bool accepted = merit_line_search(problem, v, p, r_norm, 1.0, options, v_trial, r_trial);
     result.line_search_ms += ms_since(t0);
+    if (!accepted && last) {  // the last step lost to round-off: converged where we are
+      problem.residual(v, r);
+      result.converged = true;
+      return result;
+    }
     if (!accepted) {
       result.failure = "line search found no decrease";
       return result;
     }
     v = v_trial;
     r = r_trial;
+    if (last) {
+      result.converged = true;
+      return result;
+    }
   }
   result.failure = "maximum Newton iterations reached";
   return result;

@@ -115,15 +115,18 @@ NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptio
     problem.expand(p);
     ++result.iterations;
     result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
-    if (result.scaled_step < options.tolerance) {
-      result.converged = true;
-      return result;
-    }
+    // Below tolerance: converged, but the step is still taken (as in minimize()).
+    const bool last = result.scaled_step < options.tolerance;
     // Merit-function line search; along an inexact direction the slope is <= -(1 - rel) ||r||^2.
     t0 = std::chrono::steady_clock::now();
     const double decrease = std::max(1.0 - rel, 0.0);
     const bool accepted = merit_line_search(problem, v, p, r_norm, decrease, options, v_trial, r_trial);
     result.line_search_ms += ms_since(t0);
+    if (!accepted && last) {  // the last step lost to round-off: converged where we are
+      problem.residual(v, r);
+      result.converged = true;
+      return result;
+    }
     if (!accepted) {
       result.failure = "line search found no decrease";
       return result;
@@ -131,6 +134,10 @@ NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptio
     r_prev_norm = r_norm;
     v = v_trial;
     r = r_trial;
+    if (last) {
+      result.converged = true;
+      return result;
+    }
   }
   result.failure = "maximum Newton iterations reached";
   return result;

@@ -73,10 +73,10 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
     ++result.iterations;
 
     result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
-    if (result.scaled_step < options.tolerance) {
-      result.converged = true;
-      return result;
-    }
+    // Converged once the step is below tolerance, but the step is still taken: its size says
+    // the iterate is close, not that the step is negligible (a body released from rest moves
+    // g h^2 in its first step, which is below tolerance x h whenever g h < tolerance).
+    const bool last = result.scaled_step < options.tolerance;
 
     // Filtered backtracking line search on the world-coordinate energy.
     t0 = std::chrono::steady_clock::now();
@@ -102,12 +102,21 @@ NewtonResult minimize(Objective& objective, VecX& x, LinearSolver& solver, const
     if (std::getenv("SOFTSIM_DEBUG_NEWTON"))
       std::fprintf(stderr, "newton %d: E=%.10g |g|=%.3g step=%.3g alpha_filter=%.3g alpha=%.3g\n", it, E,
                    result.gradient_norm, result.scaled_step, std::min(1.0, objective.max_step_fraction(x, p)), alpha);
+    if (!accepted && last) {  // the last step lost to round-off: converged where we are
+      objective.evaluate(x, nullptr, nullptr, false);
+      result.converged = true;
+      return result;
+    }
     if (!accepted) {
       result.failure = "line search found no decrease";
       return result;
     }
     x = x_trial;
     objective.end_iteration(x);
+    if (last) {
+      result.converged = true;
+      return result;
+    }
   }
   result.failure = "maximum Newton iterations reached";
   return result;
