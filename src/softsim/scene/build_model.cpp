@@ -21,6 +21,7 @@
 #include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/scene/build_contact.hpp"
+#include "softsim/scene/initial_equilibrium.hpp"
 #include "softsim/scene/round_generator_spec.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/scene/volume_penalty_spec.hpp"
@@ -376,6 +377,8 @@ Model build_model(const Scene& scene) {
       const Eigen::RowVectorXd centre = 0.5 * (x.colwise().minCoeff() + x.colwise().maxCoeff());
       for (int i = 0; i < mesh.num_vertices(); ++i) x.row(i) = centre + spec.initial_scale * (x.row(i) - centre);
     }
+    if (spec.initial_equilibrium)
+      as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices()) = initial_equilibrium(scene, spec);
     // v = v0 + w x (x - c), c the centre of mass of the body at t = 0 (a rigid spin).
     const std::vector<double> masses = model.vertex_masses();
     const auto x0 = as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices());

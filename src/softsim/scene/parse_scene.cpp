@@ -159,6 +159,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   else
     b.initial_angular_velocity.z() = r.number("initial_angular_velocity", 0.0);
   b.initial_scale = r.positive("initial_scale", 1.0);
+  b.initial_equilibrium = r.boolean("initial_equilibrium", false);
   if (r.has("fixed")) {
     const JsonReader list = r.child("fixed");
     for (std::size_t i = 0; i < list.array_size(); ++i) {

@@ -97,6 +97,8 @@ struct BodySpec {
   // Initial stretch: positions at t = 0 are scaled by this factor about the centre of the body's
   // bounding box; the rest shape (and the vertex selections) are those of the unscaled mesh.
   double initial_scale = 1.0;
+  // Start at rest in the equilibrium of the body's own forces (initial_equilibrium.hpp).
+  bool initial_equilibrium = false;
   std::vector<FixedSpec> fixed;
   std::vector<SlipSpec> slip;
   std::vector<LoadSpec> loads;
