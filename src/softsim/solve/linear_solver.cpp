@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "softsim/solve/blas_threads.hpp"
+
 #ifdef SOFTSIM_HAVE_CHOLMOD
 #include <Eigen/CholmodSupport>
 #endif
@@ -95,6 +97,7 @@ const std::vector<std::string>& linear_solver_names() {
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs) {
+  limit_blas_threads();
   if (name == "auto") return make_linear_solver(num_dofs <= kAutoDirectMaxDofs ? "cholmod" : "pcg", num_dofs);
   if (name == "cholmod") {
 #ifdef SOFTSIM_HAVE_CHOLMOD
