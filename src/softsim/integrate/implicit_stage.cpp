@@ -30,14 +30,9 @@ class StageResidual : public ResidualProblem {
     objective_.reduce(r, nullptr);
     return r.allFinite();
   }
-  bool jacobian(const VecX& v, SparseMat& J) override {
-    VecX g(v.size());
-    if (J.nonZeros() != J_.nonZeros()) J = J_;
-    const double E = objective_.evaluate(anchor_ + s_ * v, &g, &J, false);
-    if (!std::isfinite(E)) return false;
-    objective_.reduce(g, &J);
-    return true;
-  }
+  bool jacobian(const VecX& v, SparseMat& J) override { return assemble(v, J, false); }
+  bool projected_jacobian(const VecX& v, SparseMat& J) override { return assemble(v, J, true); }
+  bool has_projected_jacobian() const override { return true; }
   void expand(VecX& step) const override { objective_.expand(step); }
   void jacobian_rank_one(const VecX& v, std::vector<RankOneHessian>& out) override {
     objective_.rank_one_hessian(anchor_ + s_ * v, out);
@@ -55,6 +50,15 @@ class StageResidual : public ResidualProblem {
   }
 
  private:
+  bool assemble(const VecX& v, SparseMat& J, bool project_psd) {
+    VecX g(v.size());
+    if (J.nonZeros() != J_.nonZeros()) J = J_;
+    const double E = objective_.evaluate(anchor_ + s_ * v, &g, &J, project_psd);
+    if (!std::isfinite(E)) return false;
+    objective_.reduce(g, &J);
+    return true;
+  }
+
   Objective& objective_;
   const VecX& anchor_;
   double s_;

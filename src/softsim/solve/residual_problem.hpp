@@ -23,6 +23,12 @@ class ResidualProblem {
   virtual bool jacobian_times(const VecX& v, const VecX& d, VecX& out) { return false; }
   // Overwrites out with dense rank-one parts of J(v) that jacobian() leaves out (reduced).
   virtual void jacobian_rank_one(const VecX& v, std::vector<RankOneHessian>& out) { out.clear(); }
+  // An approximate Jacobian, better conditioned than J: every potential's Hessian projected to
+  // positive semi-definite per element (forces without a potential keep their exact Jacobian).
+  // Damped Newton falls back to it when the exact Jacobian gives no merit decrease; false when
+  // the problem has none.
+  virtual bool projected_jacobian(const VecX& v, SparseMat& J) { return false; }
+  virtual bool has_projected_jacobian() const { return false; }
   // Largest alpha in (0, 1] such that v + alpha p is admissible (step filters).
   virtual double max_step_fraction(const VecX& v, const VecX& p) { return 1.0; }
 };
