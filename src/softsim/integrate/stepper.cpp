@@ -8,6 +8,7 @@
 #include "softsim/integrate/generalized_alpha.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
 #include "softsim/integrate/static_solve.hpp"
+#include "softsim/integrate/subdividing_stepper.hpp"
 
 namespace softsim {
 
@@ -30,7 +31,9 @@ const std::vector<std::string>& stepper_names() {
   return names;
 }
 
-std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& options) {
+namespace {
+
+std::unique_ptr<Stepper> make_plain_stepper(Model& model, const StepperOptions& options) {
   using M = DirkStepper::Method;
   const bool generic = options.semi_implicit || uses_residual_form(options);
   if (options.type == "backward_euler") {
@@ -53,6 +56,19 @@ std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& option
   if (options.type == "forward_euler") return std::make_unique<ExplicitEulerStepper>(model, false);
   if (options.type == "symplectic_euler") return std::make_unique<ExplicitEulerStepper>(model, true);
   throw std::invalid_argument("unknown integrator '" + options.type + "'");
+}
+
+}  // namespace
+
+std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& options) {
+  std::unique_ptr<Stepper> stepper = make_plain_stepper(model, options);
+  // One-step methods only: BDF2 and generalized-alpha / Newmark carry state between steps that a
+  // retry would have to restore; the semi-implicit variants accept their one iteration anyway.
+  const bool one_step = options.type == "backward_euler" || options.type == "trapezoidal" ||
+                        options.type == "tr_bdf2" || options.type == "sdirk2";
+  if (one_step && !options.semi_implicit && options.max_step_halvings > 0)
+    return std::make_unique<SubdividingStepper>(std::move(stepper), options.max_step_halvings);
+  return stepper;
 }
 
 double kinetic_energy(const Model& model, const VecX& v) { return 0.5 * v.dot(model.mass_times(v)); }

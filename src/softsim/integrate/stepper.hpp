@@ -16,6 +16,7 @@ struct StepResult {
   int linear_iterations = 0;
   double residual = 0.0;  // the solver's final scaled step (m/s for dynamics), NaN if n/a
   std::string failure;
+  int substeps = 1;  // > 1 when the step was cut back (SubdividingStepper)
   double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0, factorization_ms = 0.0;  // see NewtonResult
 
   void accumulate(const NewtonResult& r);
@@ -44,6 +45,9 @@ struct StepperOptions {
   std::string nonlinear_solver = "projected_newton";
   double newmark_beta = 0.25, newmark_gamma = 0.5;  // Newmark parameters
   double rho_inf = 0.5;  // generalized-alpha spectral radius at infinite frequency, in [0, 1]
+  // A failed step of a one-step integrator is retried as halves, down to h / 2^max_step_halvings
+  // (subdividing_stepper.hpp); 0 disables the cutback.
+  int max_step_halvings = 3;
 };
 
 // Throws std::invalid_argument for unknown types.

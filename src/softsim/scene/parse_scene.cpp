@@ -289,6 +289,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     auto& n = scene.integrator.newton;
     n.tolerance = s.positive("tolerance", n.tolerance);
     n.max_iterations = s.integer("max_iterations", n.max_iterations, 1, 100000);
+    scene.integrator.max_step_halvings = s.integer("max_step_halvings", scene.integrator.max_step_halvings, 0, 20);
     n.project_psd = s.boolean("project_psd", n.project_psd);
     scene.integrator.linear_solver = s.string("linear_solver", scene.integrator.linear_solver, linear_solver_names());
     scene.on_failure = s.string("on_failure", scene.on_failure, {"error", "continue"});

@@ -54,6 +54,7 @@ void write_summary(const std::filesystem::path& path, const Scene& scene, const 
   j["steps_requested"] = steps_requested;
   j["steps_done"] = report.steps_done;
   j["failed_steps"] = report.failed_steps;
+  j["subdivided_steps"] = report.subdivided_steps;
   j["wall_time_s"] = report.wall_seconds;
   j["status"] = status_name(report.status);
   if (!report.message.empty()) j["message"] = report.message;
@@ -114,6 +115,10 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
       break;
     }
     report.steps_done = step;
+    if (r.substeps > 1 && report.subdivided_steps++ == 0)
+      progress.warn(fmt::format("step {} (t = {:g} s) was cut back into {} shorter steps (its Newton solve did not "
+                                "converge at the full step); later cutbacks are counted in summary.json",
+                                step, state.t, r.substeps));
     if (!r.converged) {
       ++report.failed_steps;
       const std::string what = fmt::format("step {} (t = {:g} s) did not converge: {}", step, state.t, r.failure);

@@ -22,6 +22,7 @@ struct RunReport {
   RunStatus status = RunStatus::Ok;
   int steps_done = 0;
   int failed_steps = 0;  // steps whose solver did not converge
+  int subdivided_steps = 0;  // steps cut back into shorter ones (solver.max_step_halvings)
   double wall_seconds = 0.0;
   std::string message;
 };

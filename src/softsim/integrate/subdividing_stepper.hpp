@@ -1,0 +1,28 @@
+#pragma once
+// Step cutback: when a step's Newton solve fails, the step is taken again from its start as two
+// steps of h/2, each of which may be halved again, down to h / 2^max_halvings. Newton on contact
+// and friction can stall on a kink of the residual (a friction force saturating across its
+// stick-slip transition, a contact changing its closest feature) that a shorter step, starting
+// closer to the solution, does not meet; the ball-in-a-box scene has such steps. Only for
+// one-step integrators (BE, trapezoidal, TR-BDF2, SDIRK2), whose whole state is (x, v, t).
+#include <memory>
+
+#include "softsim/integrate/stepper.hpp"
+
+namespace softsim {
+
+class SubdividingStepper : public Stepper {
+ public:
+  SubdividingStepper(std::unique_ptr<Stepper> inner, int max_halvings);
+  std::string name() const override { return inner_->name(); }
+  // result.substeps counts the steps actually taken (1 when the first attempt converged), and
+  // the Newton counts and timings include the failed attempts.
+  StepResult step(State& state, double h) override;
+
+ private:
+  StepResult halves(State& state, double h, int depth);
+  std::unique_ptr<Stepper> inner_;
+  int max_halvings_;
+};
+
+}  // namespace softsim
