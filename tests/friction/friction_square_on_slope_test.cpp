@@ -1,6 +1,7 @@
 // The book's Case Square On Slope (digest §7): the 2D mass-spring square of the Square Drop
 // falls onto the slope n = normalize(0.1, 1) through (0, -1), tan theta = 0.1; frictionless it
-// slides down, with mu = 0.11 it slides and then stops, with mu = 0.2 it stops earlier.
+// slides down, with mu = 0.1 (critical) it keeps sliding, with mu = 0.11 it slides and then
+// stops, with mu = 0.2 it stops earlier.
 // "Stopped" for smoothed friction means the contact creeping at about eps_v (1 - sqrt(1 - tan/mu))
 // (0.70 mm/s for mu 0.11, 0.29 mm/s for mu 0.2); checked after 10 s.
 #include <gtest/gtest.h>
@@ -55,8 +56,9 @@ std::vector<double> run_square(double mu, double duration) {
 
 TEST(FrictionSquareOnSlope, ComesToRestIffMuExceedsTanTheta) {
   const double duration = 10.0;
-  const auto v0 = run_square(0.0, duration), v11 = run_square(0.11, duration), v20 = run_square(0.2, duration);
-  ASSERT_FALSE(v0.empty() || v11.empty() || v20.empty());
+  const auto v0 = run_square(0.0, duration), v10 = run_square(0.1, duration), v11 = run_square(0.11, duration),
+             v20 = run_square(0.2, duration);
+  ASSERT_FALSE(v0.empty() || v10.empty() || v11.empty() || v20.empty());
   auto when_slow = [](const std::vector<double>& v) {  // first time after which |v| < 2 mm/s
     for (std::size_t k = 0; k < v.size(); ++k) {
       bool slow = true;
@@ -65,10 +67,16 @@ TEST(FrictionSquareOnSlope, ComesToRestIffMuExceedsTanTheta) {
     }
     return HUGE_VAL;
   };
-  std::printf("square on slope after %.1f s: speed down-hill mu 0: %.3g m/s, mu 0.11: %.3g mm/s (slow from %.2f s), "
-              "mu 0.2: %.3g mm/s (slow from %.2f s)\n",
-              duration, v0.back(), 1e3 * v11.back(), when_slow(v11), 1e3 * v20.back(), when_slow(v20));
+  std::printf("square on slope after %.1f s: speed down-hill mu 0: %.3g m/s, mu 0.1: %.3g m/s (at 5 s: %.3g m/s), "
+              "mu 0.11: %.3g mm/s (slow from %.2f s), mu 0.2: %.3g mm/s (slow from %.2f s)\n",
+              duration, v0.back(), v10.back(), v10[v10.size() / 2], 1e3 * v11.back(), when_slow(v11),
+              1e3 * v20.back(), when_slow(v20));
   EXPECT_GT(v0.back(), 0.5);                   // frictionless: keeps accelerating (g sin theta ~ 0.98)
+  // mu = tan theta (the book's critical case): friction balances the slope once sliding, so the
+  // square keeps the speed the landing left it, neither stopping nor accelerating.
+  EXPECT_GT(v10.back(), 10 * 2e-3);
+  EXPECT_NEAR(v10.back(), v10[v10.size() / 2], 0.1 * v10.back());
+  EXPECT_LT(v10.back(), 0.1 * v0.back());
   EXPECT_LT(std::abs(v11.back()), 2e-3);       // slides, then stops
   EXPECT_LT(std::abs(v20.back()), 1e-3);       // stops
   EXPECT_LT(when_slow(v20), when_slow(v11));   // ... earlier
