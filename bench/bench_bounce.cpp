@@ -28,10 +28,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> integrators{"backward_euler", "bdf2", "sdirk2"};
   std::vector<std::string> steps{"0.002", "0.001", "0.0005"};
   std::vector<std::string> scenes{"tennis_ball_drop", "tennis_ball_drop_unpressurised"};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--integrators")) integrators = split(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--steps")) steps = split(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--scenes")) scenes = split(argv[i + 1]);
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 < argc && !std::strcmp(argv[i], "--integrators")) integrators = split(argv[i + 1]);
+    else if (i + 1 < argc && !std::strcmp(argv[i], "--steps")) steps = split(argv[i + 1]);
+    else if (i + 1 < argc && !std::strcmp(argv[i], "--scenes")) scenes = split(argv[i + 1]);
+    else {
+      std::fprintf(stderr, "unknown or incomplete argument %s (see the comment at the top of bench_bounce.cpp)\n", argv[i]);
+      return 2;
+    }
   }
   std::printf("| scene | integrator | h (s) | impact (s) | contact (ms) | max compression | bounce (m) | bounce / drop | "
               "Newton its/step | wall (s) |\n|---|---|---|---|---|---|---|---|---|---|\n");

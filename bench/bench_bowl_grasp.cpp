@@ -24,6 +24,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--threshold")) threshold = true;
     else if (!std::strcmp(argv[i], "--lagged-iterations") && i + 1 < argc) lagged_iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--lift-start") && i + 1 < argc) lift_start = std::atof(argv[++i]);
+    else {
+      std::fprintf(stderr, "unknown or incomplete argument %s (see the comment at the top of bench_bowl_grasp.cpp)\n",
+                   argv[i]);
+      return 2;
+    }
   }
   const std::vector<double> steps{0.005, 0.0025, 0.00125};
   const std::vector<std::string> modes{"implicit", "lagged"};

@@ -40,5 +40,28 @@ TEST(PenaltyMotion, FollowsTargetAndStopsAtLimit) {
   EXPECT_NEAR(state.x[1], 0.6 - 0.3, 60 * h * tolerance);
 }
 
+// A step tried again from its start (a step cutback calls begin_step again for the same time)
+// must not count its travel twice: the targets still stop at the limit, not earlier.
+TEST(PenaltyMotion, RetriedStepsDoNotCountTheirTravelTwice) {
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2);
+  const double h = 0.01;
+  VecX x = Vec2(0.0, 0.6), g(2);
+  int moving_steps = 0;
+  for (int n = 0; n < 100; ++n) {
+    for (int attempt = 0; attempt < 3; ++attempt) {  // the same step, begun three times
+      motion.set_time_step(n * h, h);
+      motion.begin_step(x);
+    }
+    g.setZero();
+    motion.evaluate(x, AssemblyOutputs{&g});  // pull = kappa m (x - target): nonzero while moving
+    if (g.norm() > 0) {
+      ++moving_steps;
+      x[1] -= h * 0.5;  // follow the target exactly
+    }
+  }
+  EXPECT_EQ(moving_steps, 60);  // 0.3 m at 0.5 m/s in steps of 0.01 s
+  EXPECT_NEAR(x[1], 0.3, 1e-12);
+}
+
 }  // namespace
 }  // namespace softsim

@@ -67,7 +67,13 @@ TEST(SubdividingStepper, FailsOnceTheHalvingsAreUsedUp) {
   State s = start();
   const StepResult r = stepper.step(s, 0.1);
   EXPECT_FALSE(r.converged);
-  EXPECT_NE(r.failure.find("halved 3 times"), std::string::npos) << r.failure;
+  EXPECT_EQ(r.failure, "too long (also with the step halved 3 times)");
+  // The full step's own attempt is what is left (the clock advanced by h), as without cutback.
+  EXPECT_EQ(r.substeps, 1);
+  EXPECT_DOUBLE_EQ(s.t, 0.4);
+  EXPECT_EQ(s.x[0], 1e9);
+  // 1 full step, then 0.05 fails, 0.025 fails, 0.0125 fails twice (depth 3): 1 + 1 + 1 + 1.
+  EXPECT_EQ(calls, 4);
 }
 
 TEST(SubdividingStepper, MakeStepperWrapsOneStepIntegratorsOnly) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/build_contact.hpp"
 #include "softsim/scene/scene.hpp"
 
 namespace softsim::experiments {
@@ -56,7 +57,7 @@ inline BounceResult run_bounce(nlohmann::json j, const std::filesystem::path& fi
     for (int i = 0; i < ball.mesh.num_vertices(); ++i) p += mass[ball.first_vertex + i] * v[3 * (ball.first_vertex + i) + 1];
     return p;
   };
-  const double band = 2.0 * scene.contact.dhat.value_or(1e-3);
+  const double band = 2.0 * scene.contact.dhat.value_or(default_contact_distance(model));
   auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   BounceResult r;

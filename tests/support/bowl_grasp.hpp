@@ -17,7 +17,6 @@ namespace softsim::experiments {
 
 struct BowlGrasp {
   static constexpr double kLift = 0.05;         // m: the pads' back faces rise this much
-  static constexpr double kLiftEnd = 0.75;      // s: when they stop rising
   static constexpr double kSqueeze = 0.003;     // m: how far the scene moves the backs inwards
   static constexpr double kSampleEvery = 0.05;  // s
   static std::filesystem::path file() { return std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / "bowl_grasp.json"; }
@@ -86,8 +85,10 @@ inline BowlGraspResult run_bowl_grasp(const std::string& mode, double h, double 
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const double y0 = lowest(state.x);
   BowlGraspResult r;
+  r.times.push_back(0.0);
+  r.lifts.push_back(0.0);
   const auto start = std::chrono::steady_clock::now();
-  double next_sample = 0.0;
+  double next_sample = BowlGrasp::kSampleEvery;
   for (int n = 0; n < scene.steps; ++n) {
     const StepResult s = stepper->step(state, h);
     ++r.steps;

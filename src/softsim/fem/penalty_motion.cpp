@@ -8,9 +8,10 @@ PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<dou
       kappa_(kappa), tolerance_(tolerance) {}
 
 void PenaltyMotion::begin_step(const VecX& x_start) {
-  // Move the targets by h v while the travelled distance is below the limit.
-  const double step = h_ * velocity_.norm();
-  const bool moving = travelled_ + step <= limit_ + 1e-12 * std::max(1.0, limit_);
+  // Move the targets by h v while the distance travelled by the end of the step, |v| (t + h), is
+  // within the limit. Measured from time, not summed over steps, so a step that is tried again
+  // (a step cutback, integrate/subdividing_stepper.hpp) does not count its travel twice.
+  const bool moving = velocity_.norm() * (t_ + h_) <= limit_ + 1e-12 * std::max(1.0, limit_);
   fraction_ = 1.0;
   targets_.resize(vertices_.size());
   starts_.resize(vertices_.size());
@@ -19,7 +20,6 @@ void PenaltyMotion::begin_step(const VecX& x_start) {
     starts_[i] = targets_[i];
     if (moving) targets_[i] += h_ * velocity_;
   }
-  if (moving) travelled_ += step;
 }
 
 double PenaltyMotion::evaluate(const VecX& x, const AssemblyOutputs& out) const {

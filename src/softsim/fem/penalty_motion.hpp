@@ -17,7 +17,10 @@ class PenaltyMotion : public Energy {
   std::string name() const override { return "penalty_motion"; }
   double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
   void begin_step(const VecX& x_start) override;
-  void set_time_step(double t, double h) override { h_ = h; }
+  void set_time_step(double t, double h) override {
+    t_ = t;
+    h_ = h;
+  }
   // A stage ending at t + c h pulls towards x^n + c h v (c = 1 after begin_step).
   void set_stage_fraction(double c) override { fraction_ = c; }
   bool stiffen_if_unmet(const VecX& x) override;
@@ -30,8 +33,7 @@ class PenaltyMotion : public Energy {
   std::vector<double> masses_;
   VecX velocity_;
   double limit_, kappa_, tolerance_;
-  double h_ = 0.0;
-  double travelled_ = 0.0;
+  double t_ = 0.0, h_ = 0.0;  // the current step's start time and size
   std::vector<VecX> targets_, starts_;  // end-of-step targets and start-of-step positions
   double fraction_ = 1.0;
   VecX target(std::size_t i) const {

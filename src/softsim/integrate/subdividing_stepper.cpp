@@ -23,9 +23,18 @@ StepResult SubdividingStepper::step(State& state, double h) {
   const State start = state;
   StepResult first = inner_->step(state, h);
   if (first.converged || max_halvings_ <= 0) return first;
+  const State after_first = state;
   state = start;
   StepResult result = halves(state, h, 1);
   add_costs(result, first);
+  if (!result.converged) {
+    // Every cutback failed too: report the full step's own attempt, as without cutback, so the
+    // run's clock still advances by h (on_failure "continue").
+    state = after_first;
+    result.substeps = 1;
+    result.residual = first.residual;
+    result.failure = first.failure + " (also with the step halved " + std::to_string(max_halvings_) + " times)";
+  }
   return result;
 }
 
@@ -47,7 +56,7 @@ StepResult SubdividingStepper::halves(State& state, double h, int depth) {
     total.residual = r.residual;
     if (!r.converged) {
       total.converged = false;
-      total.failure = r.failure + " (also with the step halved " + std::to_string(max_halvings_) + " times)";
+      total.failure = r.failure;
       return total;
     }
   }

@@ -4,7 +4,11 @@
 // and friction can stall on a kink of the residual (a friction force saturating across its
 // stick-slip transition, a contact changing its closest feature) that a shorter step, starting
 // closer to the solution, does not meet; the ball-in-a-box scene has such steps. Only for
-// one-step integrators (BE, trapezoidal, TR-BDF2, SDIRK2), whose whole state is (x, v, t).
+// one-step integrators (BE, trapezoidal, TR-BDF2, SDIRK2), whose integration state is (x, v, t).
+// The energy terms' own adaptive state is not rolled back: IPC's barrier stiffness keeps what the
+// failed attempt raised it to (it only grows), and penalty-driven motions measure their travel
+// from time, so a retried step does not move their targets twice. If every cutback fails, the
+// state is the full step's own attempt (advanced by h), reported as not converged.
 #include <memory>
 
 #include "softsim/integrate/stepper.hpp"

@@ -11,8 +11,8 @@ namespace softsim {
 // Vertex (i, j, k) has index (i * (ny + 1) + j) * (nz + 1) + k.
 Mesh generate_box(const Vec3& size, const Eigen::Vector3i& cells_per_axis);
 
-// A closed box with a box-shaped cavity: generate_box's lattice without the cells that are more
-// than `wall` cells away from every side (wall >= 1 and cells_per_axis > 2 wall on every axis).
+// A closed box with a box-shaped cavity: generate_box's lattice without the cells that are at
+// least `wall` cells away from every side (wall >= 1 and cells_per_axis > 2 wall on every axis).
 // Its boundary is two closed surfaces, the outer one facing out and the cavity's facing in. Used
 // vertices are numbered in lattice order.
 Mesh generate_hollow_box(const Vec3& size, const Eigen::Vector3i& cells_per_axis, int wall);

@@ -45,17 +45,15 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
     // projected Jacobian (every potential's Hessian PSD-projected per element, forces without a
     // potential exact): a Newton-like step on a better conditioned matrix, as projected Newton
     // takes.
-    bool accepted = false, last = false, solved = false;
+    bool accepted = false, last = false, solved = false, assembled_any = false;
     for (const bool projected : {false, true}) {
       if (!projected && use_projected) continue;
+      if (projected && !problem.has_projected_jacobian()) break;
       t0 = std::chrono::steady_clock::now();
       const bool assembled = projected ? problem.projected_jacobian(v, J) : problem.jacobian(v, J);
       result.assembly_ms += ms_since(t0);
-      if (!assembled) {
-        if (projected) break;
-        result.failure = "Jacobian evaluation failed";
-        return result;
-      }
+      if (!assembled) continue;
+      assembled_any = true;
       t0 = std::chrono::steady_clock::now();
       LinearSolveStats stats;
       problem.jacobian_rank_one(v, rank_one);  // dense parts of J, by Sherman-Morrison-Woodbury
@@ -65,14 +63,14 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
       result.solve_ms += ms_since(t0);
       result.linear_iterations += stats.iterations;
       if (!ok || !p.allFinite()) continue;
-      solved = true;
       problem.expand(p);
-      if (!projected || use_projected) {
+      if (!solved) {  // the iteration's first direction (exact, or projected when that failed)
         ++result.iterations;
         result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
         // Below tolerance: converged, but the step is still taken (as in minimize()).
         last = result.scaled_step < options.tolerance;
       }
+      solved = true;
       // Lines 9-10: backtracking on the merit function 1/2 ||r||^2 (slope -||r||^2 along an
       // exact Newton direction; along the projected one it is only estimated, hence decrease 0.5).
       t0 = std::chrono::steady_clock::now();
@@ -90,7 +88,9 @@ NewtonResult damped_newton(ResidualProblem& problem, VecX& v, LinearSolver& solv
       return result;
     }
     if (!accepted) {
-      result.failure = solved ? "line search found no decrease" : "singular Jacobian";
+      result.failure = solved          ? "line search found no decrease"
+                       : assembled_any ? "singular Jacobian"
+                                       : "Jacobian evaluation failed";
       return result;
     }
     // Stalled: the last kStallWindow iterations took less than 2% off ||r|| in all. Near a

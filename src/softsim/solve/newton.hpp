@@ -21,7 +21,7 @@ struct NewtonOptions {
   double step_scale = 1.0;
   double gradient_tolerance = 0.0;
   bool project_psd = true;
-  double armijo = 1e-4;
+  double armijo = 1e-4;  // projected Newton only; the residual solvers' merit search uses kMeritArmijo
   int max_backtracks = 50;
 };
 
