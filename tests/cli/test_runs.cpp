@@ -126,6 +126,32 @@ TEST(Usage, CheckOfAValidSceneSaysOk) {
   EXPECT_NE(r.out.find("3 steps"), std::string::npos) << r;
 }
 
+// Every example scene in scenes/ stays valid: `softsim check` builds its model (meshes, the
+// initial_equilibrium solves) and says ok. A scene whose mesh lives in ../shared/data is skipped
+// where that folder is absent (a user's clone).
+TEST(Usage, EveryExampleSceneChecksOk) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("check_examples");
+  const std::vector<fs::path> scenes = files_with_extension(fs::path(SOFTSIM_SOURCE_DIR) / "scenes", ".json");
+  ASSERT_GE(scenes.size(), 20u);
+  int checked = 0;
+  for (const fs::path& scene : scenes) {
+    std::ifstream in(scene);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("shared/data") != std::string::npos &&
+        !fs::exists(fs::path(SOFTSIM_SOURCE_DIR).parent_path() / "shared" / "data")) {
+      std::printf("[ skipped ] %s: its mesh is in ../shared/data, absent here\n", scene.filename().c_str());
+      continue;
+    }
+    const Result r = run_tool({"check", scene.string()}, tmp.path());
+    ASSERT_TRUE(r.exited) << scene << r;
+    EXPECT_EQ(r.code, 0) << scene << r;
+    EXPECT_NE(r.out.find(": ok"), std::string::npos) << scene << r;
+    ++checked;
+  }
+  std::printf("[ check ] %d of %zu example scenes ok\n", checked, scenes.size());
+}
+
 // ---- a tiny valid run ----
 
 TEST(Run, TinyBoxWritesCompleteOutputs) {
