@@ -1,12 +1,14 @@
-// The book's Case Square On Slope (digest §7): the 2D mass-spring square of the Square Drop
-// falls onto the slope n = normalize(0.1, 1) through (0, -1), tan theta = 0.1; frictionless it
-// slides down, with mu = 0.1 (critical) it keeps sliding, with mu = 0.11 it slides and then
-// stops, with mu = 0.2 it stops earlier.
+// The book's Case Square On Slope (digest §7, scenes/book_square_on_slope.json): the 2D
+// mass-spring square of the Square Drop falls onto the slope n = normalize(0.1, 1) through
+// (0, -1), tan theta = 0.1; frictionless it slides down, with mu = 0.1 (critical) it keeps
+// sliding, with mu = 0.11 it slides and then stops, with mu = 0.2 it stops earlier.
 // "Stopped" for smoothed friction means the contact creeping at about eps_v (1 - sqrt(1 - tan/mu))
 // (0.70 mm/s for mu 0.11, 0.29 mm/s for mu 0.2); checked after 10 s.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "softsim/integrate/stepper.hpp"
@@ -17,17 +19,12 @@ namespace {
 
 // Sliding speed at the contact (down-hill positive) after each step.
 std::vector<double> run_square(double mu, double duration) {
-  nlohmann::json j = R"json({
-    "dim": 2, "time": {"dt": 0.01, "steps": 1}, "gravity": [0, -9.81],
-    "bodies": [{"name": "square", "kind": "mass_spring",
-                "generator": {"type": "spring_grid", "size": [1, 1], "resolution": [4, 4]},
-                "material": {"density": 1000, "stiffness": 2e4}}],
-    "obstacles": [{"type": "plane", "point": [0, -1], "normal": [0.1, 1]}],
-    "contact": {"dhat": 0.01, "kappa": 1e5},
-    "solver": {"tolerance": 1e-5}
-  })json"_json;
-  j["contact"]["friction"] = {{"mu", mu}};
-  const Scene scene = parse_scene(j, "square_on_slope.json");
+  // scenes/book_square_on_slope.json with mu replaced.
+  const std::filesystem::path file = std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / "book_square_on_slope.json";
+  std::ifstream in(file);
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["contact"]["friction"]["mu"] = mu;
+  const Scene scene = parse_scene(j, file.string());
   Model model = build_model(scene);
   auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
