@@ -12,8 +12,10 @@ int check_command(const std::string& scene_path) {
   const Model model = build_model(scene);  // loads and validates every mesh
   int elements = 0;
   for (const Body& b : model.bodies) elements += b.mesh.num_cells();
-  fmt::print("{}: ok ({}D, {} bodies, {} vertices, {} elements, {} steps of {:g} s, integrator {})\n", scene_path,
-             scene.dim, model.bodies.size(), model.num_vertices(), elements, scene.steps, scene.dt, scene.integrator.type);
+  const std::size_t bodies = model.bodies.size();
+  fmt::print("{}: ok ({}D, {} bod{}, {} vertices, {} elements, {} steps of {:g} s, integrator {})\n", scene_path,
+             scene.dim, bodies, bodies == 1 ? "y" : "ies", model.num_vertices(), elements, scene.steps, scene.dt,
+             scene.integrator.type);
   return 0;
 }
 
