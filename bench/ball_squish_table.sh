@@ -5,7 +5,7 @@
 # each, so both see the same machine).
 #   bench/ball_squish_table.sh [BUILD_DIR] [MINUTES_PER_50K_RUN]
 # A 50K run stops after the step that crosses MINUTES of wall time (default: no limit; the full
-# 400 steps took 50-65 minutes here); its row says how many steps were done.
+# 400 steps took 24-65 minutes per run here); its row says how many steps were done.
 set -e
 BUILD=${1:-build}
 MINUTES=${2:-100000}
