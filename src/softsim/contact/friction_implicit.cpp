@@ -326,6 +326,7 @@ FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const P
   f.lambda = chain_scalar(d, penalty_force_magnitude(value_of(d), o.delta, contact.stiffness()),
                           penalty_force_derivative(value_of(d), o.delta, contact.stiffness()));
   V n;
+  n.fill(S(0.0));  // every case below assigns it; GCC cannot see that through the enum switch
   switch (c.feature) {
     case PenaltyFeature::face: {
       if constexpr (D == 3) {
