@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,13 +29,14 @@
 #include "softsim/mesh/surface_components.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/volume/enclosed_volume.hpp"
+#include "../tests/support/scene_file.hpp"
 
 using namespace softsim;
 
 namespace {
 
 struct Options {
-  std::string scene = std::string(SOFTSIM_SOURCE_DIR) + "/scenes/ball_squish.json";
+  std::string scene = test::scene_file("ball_squish.json").string();
   int resolution = 0, layers = 0;  // 0: the scene's
   std::string kappa;               // "" (the scene's), "none" or a number (atm^-1)
   std::string solver = "direct", jacobian = "exact";
@@ -95,8 +95,7 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<tbb::global_control> limit;
   if (o.threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, o.threads);
-  std::ifstream in(o.scene);
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j = read_scene_json(o.scene);
   auto& body = j["bodies"][0];
   if (o.resolution) body["generator"]["resolution"] = o.resolution;
   if (o.layers) body["generator"]["layers"] = o.layers;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../tests/support/bounce.hpp"
+#include "../tests/support/scene_file.hpp"
 
 using namespace softsim;
 
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
   for (const std::string& name : scenes)
     for (const std::string& integrator : integrators)
       for (const std::string& h : steps) {
-        const auto file = std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / (name + ".json");
+        const auto file = test::scene_file(name + ".json");
         const auto r = experiments::run_bounce(file, integrator, std::stod(h));
         std::printf("| %s | %s | %s | %.4f | %.1f | %.1f%% | %.3f | %.1f%% | %.2f | %.1f |%s\n", name.c_str(),
                     integrator.c_str(), h.c_str(), r.impact_time, 1e3 * r.contact_duration, 100 * r.max_compression,

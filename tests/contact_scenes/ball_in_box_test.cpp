@@ -5,7 +5,6 @@
 // total energy never rises and the motion dies out.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "contact_scene_util.hpp"
@@ -15,8 +14,7 @@ namespace {
 
 TEST(BallInBox, CoupledTrapezoidalRuleDissipatesAndNeverBlowsUp) {
   const std::filesystem::path file = scene_file("ball_in_box.json");
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j = read_scene_json(file);
   j["bodies"][0]["generator"]["resolution"] = {4, 4, 4};
   j["bodies"][1]["generator"]["resolution"] = 2;
   j["bodies"][1]["generator"]["radius"] = 0.05;

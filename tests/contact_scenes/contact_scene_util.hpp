@@ -11,12 +11,9 @@
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/intersection_check.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim::test {
-
-inline std::filesystem::path scene_file(const std::string& name) {
-  return std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / name;
-}
 
 // Every body's collision surface with global vertex ids: 3D: the boundary faces of solids and the
 // triangles of shells; 2D: the boundary edges of solids. Mass-spring bodies have none.

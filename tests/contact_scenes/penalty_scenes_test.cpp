@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "contact_scene_util.hpp"
@@ -167,8 +166,7 @@ TEST(PenaltyScenes, InterpenetratingStackSceneFile) {
 // with penalty contact instead of IPC: the arms touch through self-contact and never cross.
 TEST(PenaltyScenes, CShapeSelfContact2D) {
   const std::filesystem::path file = scene_file("self_touch_c_shape.json");
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j = read_scene_json(file);
   j["contact"] = {{"type", "penalty"}, {"delta", 0.003}};
   const Scene scene = parse_scene(j, file);
   Model model = build_model(scene);

@@ -4,8 +4,6 @@
 // ground. Lagged friction and the smaller steps are in docs/bowl_grasp.md (bench/bench_bowl_grasp).
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "support/bowl_grasp.hpp"
 
 namespace softsim {
@@ -16,8 +14,7 @@ using experiments::BowlGrasp;
 // The experiments rebuild the pads' paths from a formula (squeeze and lift start as parameters);
 // with the scene's values it must give the scene's own keyframes.
 TEST(BowlGrasp, PathFormulaReproducesTheScenesKeyframes) {
-  std::ifstream in(BowlGrasp::file());
-  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json j = read_scene_json(BowlGrasp::file());
   int pads = 0;
   for (const auto& body : j["bodies"]) {
     if (!body.contains("fixed")) continue;

@@ -7,12 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim {
 namespace {
@@ -20,9 +19,8 @@ namespace {
 // Sliding speed at the contact (down-hill positive) after each step.
 std::vector<double> run_square(double mu, double duration) {
   // scenes/book_square_on_slope.json with mu replaced.
-  const std::filesystem::path file = std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / "book_square_on_slope.json";
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in);
+  const std::filesystem::path file = test::scene_file("book_square_on_slope.json");
+  nlohmann::json j = read_scene_json(file);
   j["contact"]["friction"]["mu"] = mu;
   const Scene scene = parse_scene(j, file.string());
   Model model = build_model(scene);

@@ -11,12 +11,13 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim {
 namespace {
 
 Scene coarse_beam() {
-  Scene scene = read_scene(std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / "beam_energy.json");
+  Scene scene = read_scene(test::scene_file("beam_energy.json"));
   EXPECT_EQ(scene.bodies.size(), 1u);
   EXPECT_EQ(scene.bodies[0].generator->resolution, Eigen::Vector3i(32, 4, 4));
   scene.bodies[0].generator->resolution = Eigen::Vector3i(16, 2, 2);  // 320 tets

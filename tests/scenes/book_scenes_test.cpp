@@ -10,13 +10,10 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim {
 namespace {
-
-std::filesystem::path scene_path(const std::string& name) {
-  return std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / name;
-}
 
 Eigen::RowVectorXd extent(const VecX& x, int dim) {
   const auto X = as_rows(x, dim);
@@ -30,7 +27,7 @@ double centre_y(const Model& model, const VecX& x) {
 }
 
 TEST(BookScenes, MassSpring2DInitialScaleStretchesPositionsNotTheRestShape) {
-  const Scene scene = read_scene(scene_path("book_2d_mass_spring.json"));
+  const Scene scene = read_scene(test::scene_file("book_2d_mass_spring.json"));
   ASSERT_EQ(scene.bodies.size(), 1u);
   EXPECT_DOUBLE_EQ(scene.bodies[0].initial_scale, 1.4);
   Model model = build_model(scene);
@@ -49,7 +46,7 @@ TEST(BookScenes, MassSpring2DInitialScaleStretchesPositionsNotTheRestShape) {
 }
 
 TEST(BookScenes, MassSpring2DContractsOvershootsAndSettlesAtRest) {
-  const Scene scene = read_scene(scene_path("book_2d_mass_spring.json"));
+  const Scene scene = read_scene(test::scene_file("book_2d_mass_spring.json"));
   Model model = build_model(scene);
   auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, model.initial_velocity, 0.0};
@@ -84,7 +81,7 @@ TEST(BookScenes, MassSpring2DContractsOvershootsAndSettlesAtRest) {
 }
 
 TEST(BookScenes, HangingSquareSwingsAndSettlesBelowItsStart) {
-  const Scene scene = read_scene(scene_path("book_hanging_square.json"));
+  const Scene scene = read_scene(test::scene_file("book_hanging_square.json"));
   Model model = build_model(scene);
   // The two top corners (the book's nodes n_seg and (n_seg + 1)^2 - 1) are the fixed vertices.
   const auto& fixed = model.boundary.fixed_dofs();

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -90,8 +89,7 @@ inline BounceResult run_bounce(nlohmann::json j, const std::filesystem::path& fi
 
 inline BounceResult run_bounce(const std::filesystem::path& file, const std::string& integrator, double h,
                                double t_max = 3.0) {
-  std::ifstream in(file);
-  return run_bounce(nlohmann::json::parse(in), file, integrator, h, t_max);
+  return run_bounce(read_scene_json(file), file, integrator, h, t_max);
 }
 
 }  // namespace softsim::experiments

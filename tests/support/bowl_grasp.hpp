@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "scene_file.hpp"
 
 namespace softsim::experiments {
 
@@ -19,7 +19,7 @@ struct BowlGrasp {
   static constexpr double kLift = 0.05;         // m: the pads' back faces rise this much
   static constexpr double kSqueeze = 0.003;     // m: how far the scene moves the backs inwards
   static constexpr double kSampleEvery = 0.05;  // s
-  static std::filesystem::path file() { return std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / "bowl_grasp.json"; }
+  static std::filesystem::path file() { return test::scene_file("bowl_grasp.json"); }
 };
 
 struct BowlGraspResult {
@@ -59,8 +59,7 @@ inline nlohmann::json pad_path(const Vec3& inward, double lift_start) {
 // 3 mm, of which the first 1.5 mm close the gap to the bowl's rim); lift_start: see pad_path.
 inline BowlGraspResult run_bowl_grasp(const std::string& mode, double h, double squeeze = BowlGrasp::kSqueeze,
                                       int lagged_iterations = 1, double lift_start = 0.25) {
-  std::ifstream in(BowlGrasp::file());
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j = read_scene_json(BowlGrasp::file());
   j["contact"]["friction"]["mode"] = mode;
   if (mode == "lagged") j["contact"]["friction"]["iterations"] = lagged_iterations;
   j["time"] = {{"dt", h}, {"end", 1.0}};

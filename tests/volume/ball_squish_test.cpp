@@ -3,13 +3,13 @@
 // and less with either than without a volume penalty (Table 2: 0.49% < 33.6% < 74%).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/mesh/surface_components.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/volume/enclosed_volume.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim {
 namespace {
@@ -17,9 +17,8 @@ namespace {
 // Runs scenes/<name>.json with 324 tets (resolution 3, one layer) and h = 0.004 s until the
 // plates stop (0.328 s); returns the cavity's volume loss (V0 - V) / V0.
 double volume_loss(const std::string& name) {
-  const std::filesystem::path file = std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / (name + ".json");
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in);
+  const std::filesystem::path file = test::scene_file(name + ".json");
+  nlohmann::json j = read_scene_json(file);
   j["bodies"][0]["generator"]["resolution"] = 3;
   j["bodies"][0]["generator"]["layers"] = 1;
   j["time"] = {{"dt", 0.004}, {"steps", 82}};

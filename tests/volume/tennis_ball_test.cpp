@@ -4,17 +4,15 @@
 // most of it. The scenes' full-resolution table is in docs/bounce.md (bench/bench_bounce).
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "support/bounce.hpp"
+#include "support/scene_file.hpp"
 
 namespace softsim {
 namespace {
 
 experiments::BounceResult coarse_drop(const std::string& scene, const std::string& integrator) {
-  const std::filesystem::path file = std::filesystem::path(SOFTSIM_SOURCE_DIR) / "scenes" / (scene + ".json");
-  std::ifstream in(file);
-  nlohmann::json j = nlohmann::json::parse(in);
+  const std::filesystem::path file = test::scene_file(scene + ".json");
+  nlohmann::json j = read_scene_json(file);
   j["bodies"][0]["generator"]["resolution"] = 3;
   const experiments::BounceResult r = experiments::run_bounce(j, file, integrator, 0.002);
   std::printf("[ bounce ] %s %s: impact %.3f s, contact %.1f ms, compression %.1f%%, bounce %.3f m (%.1f%%), %.1f s\n",

@@ -451,7 +451,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   return scene;
 }
 
-Scene read_scene(const std::filesystem::path& file) {
+nlohmann::json read_scene_json(const std::filesystem::path& file) {
   std::error_code ec;
   // An ifstream opens a directory, then fails on the first read with a bare libstdc++ message.
   if (std::filesystem::is_directory(file, ec))
@@ -465,7 +465,9 @@ Scene read_scene(const std::filesystem::path& file) {
     // e.what() names the byte; report the line too.
     throw InputError(fmt::format("{}: malformed JSON: {}", file.string(), e.what()));
   }
-  return parse_scene(json, file);
+  return json;
 }
+
+Scene read_scene(const std::filesystem::path& file) { return parse_scene(read_scene_json(file), file); }
 
 }  // namespace softsim

@@ -175,6 +175,9 @@ struct Scene {
 
 // Reads and validates a scene file; throws InputError naming the file and the JSON path.
 Scene read_scene(const std::filesystem::path& file);
+// The scene file's JSON, not yet validated (to change keys before parse_scene); throws InputError
+// naming the file when it cannot be opened or is not JSON.
+nlohmann::json read_scene_json(const std::filesystem::path& file);
 Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file);
 // The built-in default scene (see README).
 Scene default_scene();
