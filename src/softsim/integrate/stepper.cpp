@@ -24,6 +24,15 @@ void StepResult::accumulate(const NewtonResult& r) {
   factorization_ms += r.factorization_ms;
 }
 
+void StepResult::add_costs(const StepResult& other) {
+  newton_iterations += other.newton_iterations;
+  linear_iterations += other.linear_iterations;
+  assembly_ms += other.assembly_ms;
+  solve_ms += other.solve_ms;
+  line_search_ms += other.line_search_ms;
+  factorization_ms += other.factorization_ms;
+}
+
 const std::vector<std::string>& stepper_names() {
   static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "static",
                                                 "trapezoidal",   "bdf2",             "tr_bdf2",        "sdirk2",

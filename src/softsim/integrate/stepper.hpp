@@ -20,6 +20,8 @@ struct StepResult {
   double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0, factorization_ms = 0.0;  // see NewtonResult
 
   void accumulate(const NewtonResult& r);
+  // Adds another attempt's iterations and timings; keeps this result's convergence and failure.
+  void add_costs(const StepResult& other);
 };
 
 class Stepper {

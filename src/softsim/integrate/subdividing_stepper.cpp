@@ -2,20 +2,6 @@
 
 namespace softsim {
 
-namespace {
-
-// Adds the costs of attempt b to a (which keeps its own convergence flag and failure).
-void add_costs(StepResult& a, const StepResult& b) {
-  a.newton_iterations += b.newton_iterations;
-  a.linear_iterations += b.linear_iterations;
-  a.assembly_ms += b.assembly_ms;
-  a.solve_ms += b.solve_ms;
-  a.line_search_ms += b.line_search_ms;
-  a.factorization_ms += b.factorization_ms;
-}
-
-}  // namespace
-
 SubdividingStepper::SubdividingStepper(std::unique_ptr<Stepper> inner, int max_halvings)
     : inner_(std::move(inner)), max_halvings_(max_halvings) {}
 
@@ -26,7 +12,7 @@ StepResult SubdividingStepper::step(State& state, double h) {
   const State after_first = state;
   state = start;
   StepResult result = halves(state, h, 1);
-  add_costs(result, first);
+  result.add_costs(first);
   if (!result.converged) {
     // Every cutback failed too: report the full step's own attempt, as without cutback, so the
     // run's clock still advances by h (on_failure "continue").
@@ -49,9 +35,9 @@ StepResult SubdividingStepper::halves(State& state, double h, int depth) {
       const StepResult failed = r;
       state = start;
       r = halves(state, 0.5 * h, depth + 1);
-      add_costs(r, failed);
+      r.add_costs(failed);
     }
-    add_costs(total, r);
+    total.add_costs(r);
     total.substeps += r.substeps;
     total.residual = r.residual;
     if (!r.converged) {
