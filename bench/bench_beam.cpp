@@ -66,28 +66,24 @@ Row run(int nx, int ny, int nz, const std::string& config, int steps, bool conta
   row.tets = 5 * nx * ny * nz;
   row.dofs = model.num_dofs();
   row.steps = steps;
-  double total_ms = 0, assembly = 0, solve = 0, factorization = 0, ls = 0;
-  long iters = 0, lin = 0;
+  double total_ms = 0;
+  StepResult total;  // summed iterations and timings of all steps
   for (int n = 0; n < steps; ++n) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepResult r = stepper->step(state, scene.dt);
     total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!r.converged) ++row.failed;
-    iters += r.newton_iterations;
-    lin += r.linear_iterations;
-    assembly += r.assembly_ms;
-    solve += r.solve_ms;
-    factorization += r.factorization_ms;
-    ls += r.line_search_ms;
+    total.add_costs(r);
   }
+  const double iters = total.newton_iterations;
   row.step_ms = total_ms / steps;
-  row.iters = double(iters) / steps;
-  row.linear_iters = iters ? double(lin) / iters : 0.0;
-  row.assembly = iters ? assembly / iters : 0;
-  row.solve = iters ? solve / iters : 0;
-  row.factorization = iters ? factorization / iters : 0;
-  row.line_search = iters ? ls / iters : 0;
-  row.other = iters ? (total_ms - assembly - solve - ls) / iters : 0;
+  row.iters = iters / steps;
+  row.linear_iters = iters ? total.linear_iterations / iters : 0.0;
+  row.assembly = iters ? total.assembly_ms / iters : 0;
+  row.solve = iters ? total.solve_ms / iters : 0;
+  row.factorization = iters ? total.factorization_ms / iters : 0;
+  row.line_search = iters ? total.line_search_ms / iters : 0;
+  row.other = iters ? (total_ms - total.assembly_ms - total.solve_ms - total.line_search_ms) / iters : 0;
   return row;
 }
 
