@@ -1,6 +1,6 @@
-// The book's 2D contact cases (digest sec. 6, 8, 10, 12) as scene files, frictionless (friction
-// does not exist yet), through the production path with the exact intersection check after
-// every step.
+// The book's 2D contact cases (digest sec. 6, 8, 10, 12) as scene files, with the book's friction
+// where it has one, through the production path with the exact intersection check after every
+// step.
 #include <gtest/gtest.h>
 
 #include "contact_scene_util.hpp"

@@ -10,6 +10,7 @@
 #include "softsim/contact/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/body_rows.hpp"
 #include "support/intersection_check.hpp"
 #include "support/scene_file.hpp"
 
@@ -47,12 +48,6 @@ inline const IpcContact* find_ipc(const Model& model) {
   for (const auto& e : model.energies())
     if (auto* c = dynamic_cast<const IpcContact*>(e.get())) return c;
   return nullptr;
-}
-
-// Vertex rows [first, first + n) of body b.
-inline Eigen::MatrixXd body_rows(const Model& model, const VecX& x, int b) {
-  const Body& body = model.bodies[b];
-  return as_rows(x, model.dim()).middleRows(body.first_vertex, body.mesh.num_vertices());
 }
 
 inline double max_speed(const Model& model, const VecX& v) {

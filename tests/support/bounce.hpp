@@ -12,6 +12,7 @@
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/build_contact.hpp"
 #include "softsim/scene/scene.hpp"
+#include "body_rows.hpp"
 
 namespace softsim::experiments {
 
@@ -38,18 +39,10 @@ inline BounceResult run_bounce(nlohmann::json j, const std::filesystem::path& fi
   Model model = build_model(scene);
   const Body& ball = model.bodies.front();
   const std::vector<double> mass = model.vertex_masses();
-  auto lowest = [&](const VecX& x) {
-    double y = HUGE_VAL;
-    for (int i = 0; i < ball.mesh.num_vertices(); ++i) y = std::min(y, x[3 * (ball.first_vertex + i) + 1]);
-    return y;
-  };
+  auto lowest = [&](const VecX& x) { return test::body_rows(model, x, 0).col(1).minCoeff(); };
   auto extent = [&](const VecX& x) {
-    double lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (int i = 0; i < ball.mesh.num_vertices(); ++i) {
-      lo = std::min(lo, x[3 * (ball.first_vertex + i) + 1]);
-      hi = std::max(hi, x[3 * (ball.first_vertex + i) + 1]);
-    }
-    return hi - lo;
+    const Eigen::VectorXd y = test::body_rows(model, x, 0).col(1);
+    return y.maxCoeff() - y.minCoeff();
   };
   auto vertical_momentum = [&](const VecX& v) {
     double p = 0.0;

@@ -11,6 +11,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "body_rows.hpp"
 #include "scene_file.hpp"
 
 namespace softsim::experiments {
@@ -74,12 +75,8 @@ inline BowlGraspResult run_bowl_grasp(const std::string& mode, double h, double 
     }
   const Scene scene = parse_scene(j, BowlGrasp::file());
   Model model = build_model(scene);
-  const Body& bowl = model.bodies.front();
-  auto lowest = [&](const VecX& x) {
-    double y = HUGE_VAL;
-    for (int i = 0; i < bowl.mesh.num_vertices(); ++i) y = std::min(y, x[3 * (bowl.first_vertex + i) + 1]);
-    return y;
-  };
+  // The bowl (body 0)'s lowest point.
+  auto lowest = [&](const VecX& x) { return test::body_rows(model, x, 0).col(1).minCoeff(); };
   auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const double y0 = lowest(state.x);
