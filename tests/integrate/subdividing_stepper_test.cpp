@@ -72,7 +72,8 @@ TEST(SubdividingStepper, FailsOnceTheHalvingsAreUsedUp) {
   EXPECT_EQ(r.substeps, 1);
   EXPECT_DOUBLE_EQ(s.t, 0.4);
   EXPECT_EQ(s.x[0], 1e9);
-  // 1 full step, then 0.05 fails, 0.025 fails, 0.0125 fails twice (depth 3): 1 + 1 + 1 + 1.
+  // The full step, then the first 0.05 fails, its first 0.025 fails, and its first 0.0125 fails
+  // at depth 3, which ends the cutback: 1 + 1 + 1 + 1.
   EXPECT_EQ(calls, 4);
 }
 
