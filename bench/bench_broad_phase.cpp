@@ -11,7 +11,7 @@
 #include <memory>
 #include <random>
 
-#include "softsim/contact/broad_phase.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"

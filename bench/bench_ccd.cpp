@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "softsim/contact/ccd_query_file.hpp"
+#include "softsim/contact/ccd/query_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace softsim;

@@ -18,8 +18,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "softsim/contact/broad_phase.hpp"
-#include "softsim/contact/ipc_contact.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 

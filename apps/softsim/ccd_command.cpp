@@ -1,5 +1,5 @@
 // softsim ccd FILE... [--type vf|ee] [--toi OUT.csv]: runs additive CCD
-// (softsim/contact/additive_ccd.hpp) on CCD benchmark query files (format: ccd_query_file.hpp)
+// (softsim/contact/additive_ccd.hpp) on CCD benchmark query files (format: ccd/query_file.hpp)
 // and prints one summary line over all files:
 //   queries=N positives=P false_negatives=FN false_positives=FP queries_per_s=R
 // P counts the queries the CCD reports colliding; FN/FP compare with the ground truth where the
@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "commands.hpp"
-#include "softsim/contact/ccd_query_file.hpp"
+#include "softsim/contact/ccd/query_file.hpp"
 #include "softsim/core/errors.hpp"
 
 namespace softsim::cli {

@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "softsim/contact/broad_phase.hpp"
-#include "softsim/contact/collision_mesh.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/geometry/collision_mesh.hpp"
 #include "softsim/mesh/surface.hpp"
 
 namespace softsim::test {

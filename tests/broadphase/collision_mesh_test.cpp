@@ -2,7 +2,7 @@
 // (offset by Body::first_vertex), codimensional pieces and obstacles are included.
 #include <gtest/gtest.h>
 
-#include "softsim/contact/collision_mesh.hpp"
+#include "softsim/contact/geometry/collision_mesh.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/model/model.hpp"

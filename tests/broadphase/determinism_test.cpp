@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "softsim/contact/broad_phase.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "softsim/contact/broad_phase.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "support/data_dir.hpp"

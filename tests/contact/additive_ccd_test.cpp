@@ -5,7 +5,7 @@
 #include <Eigen/Geometry>
 #include <random>
 
-#include "softsim/contact/additive_ccd.hpp"
+#include "softsim/contact/ccd/additive_ccd.hpp"
 
 namespace softsim {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "softsim/contact/barrier.hpp"
-#include "softsim/contact/barrier_stiffness.hpp"
-#include "softsim/contact/edge_edge_mollifier.hpp"
+#include "softsim/contact/barrier/barrier.hpp"
+#include "softsim/contact/barrier/stiffness.hpp"
+#include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {

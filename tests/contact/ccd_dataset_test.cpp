@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "softsim/contact/ccd_query_file.hpp"
+#include "softsim/contact/ccd/query_file.hpp"
 #include "support/data_dir.hpp"
 
 namespace softsim {

@@ -4,9 +4,9 @@
 
 #include <random>
 
-#include "softsim/contact/edge_edge_distance.hpp"
-#include "softsim/contact/point_edge_distance.hpp"
-#include "softsim/contact/point_triangle_distance.hpp"
+#include "softsim/contact/distance/edge_edge.hpp"
+#include "softsim/contact/distance/point_edge.hpp"
+#include "softsim/contact/distance/point_triangle.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {

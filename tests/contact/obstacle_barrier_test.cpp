@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "softsim/contact/obstacle_barrier.hpp"
+#include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/model/model.hpp"
 #include "support/finite_difference.hpp"
 

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <random>
 
-#include "softsim/contact/penalty.hpp"
-#include "softsim/contact/penalty_contact.hpp"
+#include "softsim/contact/penalty/cubic_penalty.hpp"
+#include "softsim/contact/penalty/penalty_contact.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/model/model.hpp"

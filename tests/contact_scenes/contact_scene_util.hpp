@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "softsim/contact/ipc_contact.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/body_rows.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "contact_scene_util.hpp"
-#include "softsim/contact/penalty_contact.hpp"
+#include "softsim/contact/penalty/penalty_contact.hpp"
 #include "softsim/core/errors.hpp"
 
 namespace softsim::test {

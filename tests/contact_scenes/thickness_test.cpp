@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "softsim/contact/ipc_contact.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/finite_difference.hpp"

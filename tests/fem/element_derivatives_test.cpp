@@ -15,7 +15,7 @@
 #include <cstdio>
 
 #include "fem/fem_test_util.hpp"
-#include "softsim/contact/plane_barrier.hpp"
+#include "softsim/contact/barrier/plane_barrier.hpp"
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/material/material.hpp"

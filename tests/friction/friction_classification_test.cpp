@@ -4,10 +4,10 @@
 // orthogonal to the closest-point direction.
 #include <gtest/gtest.h>
 
-#include "softsim/contact/edge_edge_distance.hpp"
-#include "softsim/contact/friction_contact.hpp"
-#include "softsim/contact/point_edge_distance.hpp"
-#include "softsim/contact/point_triangle_distance.hpp"
+#include "softsim/contact/distance/edge_edge.hpp"
+#include "softsim/contact/friction/friction_contact.hpp"
+#include "softsim/contact/distance/point_edge.hpp"
+#include "softsim/contact/distance/point_triangle.hpp"
 
 namespace softsim {
 namespace {

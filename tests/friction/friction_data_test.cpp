@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "softsim/contact/friction_contact.hpp"
-#include "softsim/contact/friction_lagged.hpp"
+#include "softsim/contact/friction/friction_contact.hpp"
+#include "softsim/contact/friction/lagged_friction.hpp"
 #include "support/data_dir.hpp"
 
 namespace softsim {

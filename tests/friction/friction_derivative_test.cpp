@@ -2,8 +2,8 @@
 // (unprojected), in the sticking (y < eps) and sliding (y > eps) zones.
 #include <gtest/gtest.h>
 
-#include "softsim/contact/friction_contact.hpp"
-#include "softsim/contact/friction_smoothing.hpp"
+#include "softsim/contact/friction/friction_contact.hpp"
+#include "softsim/contact/friction/smoothing.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {

@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "softsim/contact/friction_implicit.hpp"
+#include "softsim/contact/friction/implicit_friction.hpp"
 
 #include "softsim/scene/scene.hpp"
 #include "support/finite_difference.hpp"

@@ -19,6 +19,8 @@ template <int D>
 using MatD = Eigen::Matrix<double, D, D>;
 using SparseMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 using Triplet = Eigen::Triplet<double, int>;
+// Vertex positions in rows (n x dim, dim = 2 or 3): collision geometry, broad phase, contact.
+using VertexRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // Vertex-major view of a DOF vector as an n x dim matrix (rows = vertices).
 inline Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>

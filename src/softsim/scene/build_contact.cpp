@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "softsim/contact/friction_implicit.hpp"
-#include "softsim/contact/penalty_contact.hpp"
+#include "softsim/contact/friction/implicit_friction.hpp"
+#include "softsim/contact/penalty/penalty_contact.hpp"
 #include "softsim/mesh/surface.hpp"
 
 namespace softsim {

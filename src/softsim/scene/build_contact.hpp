@@ -3,9 +3,9 @@
 // penalty contact (contact.type "penalty", seed 003 sec. 3.2).
 #include <vector>
 
-#include "softsim/contact/analytic_obstacle.hpp"
-#include "softsim/contact/broad_phase.hpp"
-#include "softsim/contact/friction_lagged.hpp"
+#include "softsim/contact/geometry/analytic_obstacle.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/friction/lagged_friction.hpp"
 #include "softsim/scene/scene.hpp"
 
 namespace softsim {

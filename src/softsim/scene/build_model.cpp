@@ -4,11 +4,11 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
-#include "softsim/contact/ipc_contact.hpp"
-#include "softsim/contact/obstacle_barrier.hpp"
-#include "softsim/contact/friction_implicit.hpp"
-#include "softsim/contact/friction_lagged.hpp"
-#include "softsim/contact/friction_obstacle.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
+#include "softsim/contact/barrier/obstacle_barrier.hpp"
+#include "softsim/contact/friction/implicit_friction.hpp"
+#include "softsim/contact/friction/lagged_friction.hpp"
+#include "softsim/contact/friction/lagged_obstacle_friction.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
 #include "softsim/fem/hinge_bending.hpp"

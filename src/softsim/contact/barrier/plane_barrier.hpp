@@ -1,0 +1,2 @@
+#pragma once
+#include "softsim/contact/barrier/obstacle_barrier.hpp"

@@ -1,0 +1,76 @@
+#pragma once
+// The collision primitives of a scene (seed 002, IPC in 3D: contact pairs are point-triangle
+// and edge-edge; in 2D point-edge): every body's surface vertices, edges and faces with global
+// vertex ids (local id + Body::first_vertex), plus static obstacle triangle meshes whose
+// vertices have no DOFs and are numbered after the model's vertices.
+//   tets: boundary faces and their edges; 2D triangles: boundary edges; shells: all triangles
+//   and edges; edge meshes (rods): their edges; vertices used by no cell: isolated points.
+// 2D: vertices and edges only (faces has 0 rows).
+#include <vector>
+
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+class Model;
+
+struct CollisionMesh {
+  int dim = 3;
+  int num_dof_vertices = 0;  // vertices [0, n) are the model's (they have DOFs)
+  MatX obstacle_vertices;    // static vertices; global id = num_dof_vertices + row
+  int num_bodies = 0;        // model bodies; obstacle k has body id num_bodies + k
+  int num_obstacles = 0;
+
+  std::vector<int> vertices;  // collision vertices (global ids), ascending
+  MatXi edges;                // e x 2 global ids
+  MatXi faces;                // f x 3 global ids (3D only)
+  std::vector<int> vertex_body, edge_body, face_body;  // body id per primitive
+
+  int num_vertices() const { return static_cast<int>(vertices.size()); }
+  int num_edges() const { return static_cast<int>(edges.rows()); }
+  int num_faces() const { return static_cast<int>(faces.rows()); }
+  // Rows of the position matrix the broad phase needs: model vertices then obstacle vertices.
+  int num_total_vertices() const {
+    return num_dof_vertices + static_cast<int>(obstacle_vertices.rows());
+  }
+  bool is_static_vertex(int global_id) const { return global_id >= num_dof_vertices; }
+
+  // Positions of every vertex (n_total x dim): the DOF vector x (vertex-major, size
+  // num_dof_vertices * dim) followed by the obstacle vertices.
+  VertexRows positions(const VecX& x) const;
+
+  // Pairs never reported by the broad phase: a point with a face or edge it belongs to, edges
+  // sharing a vertex, and pairs of two static primitives (no DOFs: nothing to do). Arguments
+  // are primitive indices (vertex index into `vertices`, edge/face row).
+  bool excluded_vertex_face(int v, int f) const {
+    const int g = vertices[v];
+    if (g == faces(f, 0) || g == faces(f, 1) || g == faces(f, 2)) return true;
+    return is_static_vertex(g) && is_static_vertex(faces(f, 0));
+  }
+  bool excluded_vertex_edge(int v, int e) const {
+    const int g = vertices[v];
+    if (g == edges(e, 0) || g == edges(e, 1)) return true;
+    return is_static_vertex(g) && is_static_vertex(edges(e, 0));
+  }
+  bool excluded_edge_edge(int a, int b) const {
+    const int a0 = edges(a, 0), a1 = edges(a, 1), b0 = edges(b, 0), b1 = edges(b, 1);
+    if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return true;
+    return is_static_vertex(a0) && is_static_vertex(b0);
+  }
+};
+
+// Every body of the model (Body::surface, extracted from Body::mesh when empty).
+CollisionMesh build_collision_mesh(const Model& model);
+
+// Explicit primitives over `num_vertices` DOF vertices, all of body 0 (tests, frame files).
+// The collision vertices are those of the edges and faces plus `points`. When `edges` is empty
+// and faces are given (3D), the edges are the faces' unique undirected edges.
+CollisionMesh build_collision_mesh(int dim, int num_vertices, const MatXi& edges,
+                                   const MatXi& faces, const std::vector<int>& points = {});
+
+// Appends a static obstacle: 3D triangles (m x 3; its unique edges are added) or 2D edges
+// (m x 2), with local ids into V (rows = vertices, dim columns). Every obstacle vertex is a
+// collision vertex. Returns the obstacle's body id.
+int add_obstacle(CollisionMesh& mesh, const MatX& V, const MatXi& cells);
+
+}  // namespace softsim

@@ -1,0 +1,232 @@
+#include "softsim/contact/penalty/penalty_contact.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "softsim/contact/friction/basis.hpp"
+#include "softsim/contact/penalty/cubic_penalty.hpp"
+#include "softsim/contact/stencil/stencil_assembly.hpp"
+#include "softsim/core/parallel.hpp"
+#include "softsim/core/psd_projection.hpp"
+#include "softsim/model/model.hpp"
+
+namespace softsim {
+
+namespace {
+
+using StencilVec = Eigen::Matrix<double, 12, 1>;
+using StencilMat = Eigen::Matrix<double, 12, 12>;
+
+// The signed gap of one contact with its exact gradient and Hessian over the stencil.
+struct GapDerivatives {
+  double d = 0.0;
+  StencilVec grad = StencilVec::Zero();
+  StencilMat hess = StencilMat::Zero();
+};
+
+template <int K, int D>
+GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
+                               const std::vector<AnalyticObstacle>& obstacles) {
+  constexpr int N = K * D;
+  using J = Jet<N>;
+  Eigen::Matrix<J, D, 1> x[K];
+  for (int a = 0; a < K; ++a)
+    for (int i = 0; i < D; ++i) x[a][i] = J::variable(V(c.ids[a], i), a * D + i);
+  const J d = penalty_signed_distance<J, D>(c, x, obstacles);
+  GapDerivatives r;
+  r.d = d.v;
+  r.grad.template head<N>() = d.g;
+  r.hess.template topLeftCorner<N, N>() = d.H;
+  return r;
+}
+
+template <int D>
+GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
+                               const std::vector<AnalyticObstacle>& obstacles) {
+  switch (c.num_vertices) {
+    case 1: return gap_derivatives<1, D>(c, V, obstacles);
+    case 2: return gap_derivatives<2, D>(c, V, obstacles);
+    case 3: return gap_derivatives<3, D>(c, V, obstacles);
+    default:
+      if constexpr (D == 3) return gap_derivatives<4, 3>(c, V, obstacles);
+  }
+  return {};
+}
+
+GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
+                               const std::vector<AnalyticObstacle>& obstacles) {
+  return V.cols() == 3 ? gap_derivatives<3>(c, V, obstacles) : gap_derivatives<2>(c, V, obstacles);
+}
+
+// Every collision vertex with DOFs against every analytic obstacle: points with d < delta.
+template <int D>
+void add_obstacle_points(const CollisionMesh& mesh, const VertexRows& V, const std::vector<AnalyticObstacle>& obstacles,
+                         double delta, std::vector<PenaltyContactPoint>& points) {
+  for (std::size_t k = 0; k < obstacles.size(); ++k)
+    for (int v : mesh.vertices) {
+      if (mesh.is_static_vertex(v)) continue;
+      const Eigen::Matrix<double, D, 1> p = V.row(v).transpose();
+      const double d = analytic_signed_distance<double, D>(obstacles[k], p);
+      if (!(d < delta)) continue;
+      PenaltyContactPoint c;
+      c.feature = PenaltyFeature::obstacle;
+      c.num_vertices = 1;
+      c.ids[0] = v;
+      c.obstacle = static_cast<int>(k);
+      c.d = d;
+      points.push_back(c);
+    }
+}
+
+double average_vertex_mass(const Model& model) {
+  const std::vector<double> m = model.vertex_masses();
+  double total = 0.0;
+  for (double mi : m) total += mi;
+  return m.empty() ? 0.0 : total / static_cast<double>(m.size());
+}
+
+}  // namespace
+
+PenaltyContact::PenaltyContact(const Model& model, CollisionMesh mesh, std::vector<AnalyticObstacle> obstacles,
+                               const PenaltyOptions& options)
+    : model_(model),
+      mesh_(std::move(mesh)),
+      surfaces_(mesh_, options.search_radius, mesh_.positions(model.rest_positions)),
+      obstacles_(std::move(obstacles)),
+      options_(options) {
+  const double g = model.gravity.head(model.dim()).norm();
+  const double kappa_min = average_vertex_mass(model) * (g > 0.0 ? g : 9.81) / (0.75 * options_.delta * options_.delta);
+  kappa_initial_ = options_.kappa.value_or(kappa_min);
+  kappa_ = kappa_initial_;
+}
+
+std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const {
+  std::vector<PenaltyContactPoint> points;
+  if (options_.between_bodies) points = surfaces_.find(V, options_.delta, options_.broad_phase);
+  if (mesh_.dim == 3) add_obstacle_points<3>(mesh_, V, obstacles_, options_.delta, points);
+  else add_obstacle_points<2>(mesh_, V, obstacles_, options_.delta, points);
+  return points;
+}
+
+double PenaltyContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+  const VertexRows V = mesh_.positions(x);
+  const std::vector<PenaltyContactPoint> points = find(V);
+  const bool derivatives = out.gradient || out.dynamic_hessian;
+  const int dim = mesh_.dim;
+  return assemble_contact_stencils(
+      points.size(), dim, mesh_.num_dof_vertices, out.weight, out,
+      [&](std::size_t i) { return std::pair(points[i].ids.data(), points[i].num_vertices); },
+      [&](std::size_t i, ContactStencilTerm& t) {
+        if (!derivatives) {
+          t.value = cubic_penalty(points[i].d, options_.delta, kappa_).value;
+          return;
+        }
+        // b(d(x)): grad = b' grad d, Hess = b'' grad d grad d^T + b' Hess d (b' <= 0 makes the
+        // second part indefinite: projected per stencil when asked).
+        const GapDerivatives g = gap_derivatives(points[i], V, obstacles_);
+        const PenaltyValue b = cubic_penalty(g.d, options_.delta, kappa_);
+        t.value = b.value;
+        t.grad = b.first * g.grad;
+        if (!out.dynamic_hessian) return;
+        t.hess = b.second * (g.grad * g.grad.transpose()) + b.first * g.hess;
+        if (!out.project_psd) return;
+        const int n = points[i].num_vertices * dim;
+        if (n == 12) {
+          project_psd(t.hess);
+        } else {
+          Eigen::MatrixXd h = t.hess.topLeftCorner(n, n);
+          project_psd(h);
+          t.hess.topLeftCorner(n, n) = h;
+        }
+      });
+}
+
+double PenaltyContact::balanced_stiffness(const VecX& x, const VertexRows& V,
+                                          const std::vector<PenaltyContactPoint>& points) const {
+  const int dim = mesh_.dim;
+  VecX G = VecX::Zero(x.size());
+  for (const PenaltyContactPoint& c : points) {
+    const GapDerivatives g = gap_derivatives(c, V, obstacles_);
+    for (int a = 0; a < c.num_vertices; ++a)
+      if (!mesh_.is_static_vertex(c.ids[a])) G.segment(c.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
+  }
+  VecX gE = -model_.external_force();
+  for (const auto& term : model_.energies())
+    if (term.get() != this) term->evaluate(x, AssemblyOutputs{&gE, nullptr, 1.0, false});
+  // Constrained directions carry their reactions: leave them out of the balance.
+  model_.boundary.reduce_gradient(G);
+  model_.boundary.reduce_gradient(gE);
+  const double gg = G.squaredNorm();
+  const double delta = options_.delta;
+  return gg > 0.0 ? G.dot(gE) / (0.75 * delta * delta * gg) : 0.0;
+}
+
+void PenaltyContact::begin_step(const VecX& x_start) {
+  const VertexRows V = mesh_.positions(x_start);
+  const std::vector<PenaltyContactPoint> points = find(V);
+  if (points.empty()) {
+    kappa_ = kappa_initial_;
+    balanced_ = false;
+    return;
+  }
+  if (!balanced_ && !options_.kappa) kappa_ = std::max(kappa_, balanced_stiffness(x_start, V, points));
+  balanced_ = true;
+}
+
+bool PenaltyContact::stiffen_if_unmet(const VecX& x) {
+  const double deepest = min_contact_distance(x);
+  if (!(deepest < 0.0)) return false;
+  kappa_ *= penalty_stiffness_bump(deepest, options_.delta);
+  ++bumps_;
+  balanced_ = true;
+  return true;
+}
+
+double PenaltyContact::min_contact_distance(const VecX& x) const {
+  double deepest = std::numeric_limits<double>::infinity();
+  for (const PenaltyContactPoint& c : find(mesh_.positions(x))) deepest = std::min(deepest, c.d);
+  return deepest;
+}
+
+std::vector<PenaltyContactPoint> PenaltyContact::contacts(const VecX& x) const {
+  const VertexRows V = mesh_.positions(x);
+  std::vector<PenaltyContactPoint> points = find(V);
+  parallel_for(points.size(), [&](std::size_t i) {
+    PenaltyContactPoint& c = points[i];
+    const GapDerivatives g = gap_derivatives(c, V, obstacles_);
+    c.lambda = penalty_force_magnitude(c.d, options_.delta, kappa_);
+    c.normal = g.grad.head(mesh_.dim);
+  });
+  return points;
+}
+
+std::vector<FrictionContact> PenaltyContact::friction_contacts(const VecX& x) const {
+  const VertexRows V = mesh_.positions(x);
+  std::vector<FrictionContact> out;
+  for (const PenaltyContactPoint& c : contacts(x)) {
+    if (!(c.lambda > 0.0) || !c.normal.allFinite() || c.normal.norm() == 0.0) continue;
+    const int p = c.ids[0];
+    FrictionContact f;
+    switch (c.feature) {
+      case PenaltyFeature::face: f = point_triangle_friction_contact(V, p, c.ids[1], c.ids[2], c.ids[3]); break;
+      case PenaltyFeature::edge: f = point_edge_friction_contact(V, p, c.ids[1], c.ids[2]); break;
+      case PenaltyFeature::vertex: f = point_point_friction_contact(V, p, c.ids[1]); break;
+      case PenaltyFeature::obstacle:
+        f.kind = FrictionContactKind::point_plane;
+        f.num_vertices = 1;
+        f.ids = {p, -1, -1, -1};
+        f.weights = {1.0, 0.0, 0.0, 0.0};
+        f.obstacle = c.obstacle;
+        break;
+    }
+    // The tangent plane of the penalty's normal: also defined when p lies on the feature.
+    if (mesh_.dim == 3) f.T = point_point_tangent_basis(Eigen::Vector3d::Zero(), Eigen::Vector3d(c.normal));
+    else f.T = point_point_tangent_basis(Eigen::Vector2d::Zero(), Eigen::Vector2d(c.normal));
+    f.distance_squared = c.d * c.d;
+    f.lambda = c.lambda;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace softsim

@@ -1,0 +1,84 @@
+#pragma once
+// Penalty contact (seed 003 sec. 3.2 and 4.4): the cubic penalty b(d) = kappa (delta - d)^3
+// (penalty/cubic_penalty.hpp) summed over every contact point with signed gap d < delta,
+//   W_c = sum_i b(d_i),   f_c = -dW_c/dq = lambda^T dd/dq,  lambda_i = -b'(d_i)      (eq. 3),
+// where the contact points are surface vertices against other bodies' closed surfaces and their
+// own (penalty/surfaces.hpp) and every collision vertex with DOFs against each analytic obstacle.
+// The points are found again at every evaluation. Gradient and Hessian are exact (forward-mode
+// derivatives of the signed gap on its stencil, chain rule through b); with projection requested
+// each stencil's Hessian b'' grad d grad d^T + b' Hess d is projected to PSD (b'' >= 0, but b' <= 0
+// times the distance's Hessian is not).
+// No step filter: penalty contact starts from and resolves interpenetrating states (the
+// elements' inversion filter still applies).
+// Stiffness:
+//  - initial kappa0: contact.kappa when given; otherwise kappa_min = m_avg g / (0.75 delta^2),
+//    the stiffness at which a contact at d = delta/2 carries the weight of an average vertex
+//    (g = |gravity|, 9.81 m/s^2 without gravity), raised at the first step that starts with
+//    active contacts to the least-squares balance of the contact forces at d = delta/2 against
+//    the other potentials' forces: kappa = G . gE / (0.75 delta^2 |G|^2), G = sum_i grad d_i, gE
+//    the other terms' gradient (as IPC balances its barrier, Li et al. 2020 supplement);
+//  - adaptive (sec. 4.4): after a converged solve whose deepest contact has d < 0, kappa is
+//    multiplied by b'(d_deepest) / b'(delta/2) and the step is solved again (stiffen_if_unmet);
+//  - kappa never decreases while contacts are active; a step that starts without any contact
+//    resets it to kappa0.
+#include <optional>
+
+#include "softsim/contact/friction/friction_contact.hpp"
+#include "softsim/contact/penalty/surfaces.hpp"
+#include "softsim/model/energy.hpp"
+
+namespace softsim {
+
+class Model;
+
+struct PenaltyOptions {
+  double delta = 1e-3;            // m: thickness tolerance
+  std::optional<double> kappa;    // N/m^2 (= J/m^3): initial stiffness; automatic when absent
+  std::vector<double> search_radius;  // m, per collision-mesh body (model bodies, then obstacles)
+  BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
+  bool between_bodies = true;     // vertices against surfaces; false: analytic obstacles only
+};
+
+class PenaltyContact : public Energy {
+ public:
+  // Masses (for kappa_min) must have been added to the model.
+  PenaltyContact(const Model& model, CollisionMesh mesh, std::vector<AnalyticObstacle> obstacles,
+                 const PenaltyOptions& options);
+  PenaltyContact(const PenaltyContact&) = delete;
+  PenaltyContact& operator=(const PenaltyContact&) = delete;
+
+  std::string name() const override { return "penalty_contact"; }
+  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
+  void begin_step(const VecX& x_start) override;
+  bool stiffen_if_unmet(const VecX& x) override;
+  // The deepest signed gap among the contact points (d < delta) at x; +infinity without any.
+  double min_contact_distance(const VecX& x) const override;
+
+  // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
+  std::vector<PenaltyContactPoint> contacts(const VecX& x) const;
+  // The same as friction contacts (friction_contact.hpp): closest-point weights of the feature,
+  // tangent basis orthogonal to the normal, lambda from the penalty.
+  std::vector<FrictionContact> friction_contacts(const VecX& x) const;
+
+  double stiffness() const { return kappa_; }
+  double initial_stiffness() const { return kappa_initial_; }
+  int stiffness_bumps() const { return bumps_; }  // adaptive increases so far
+  const PenaltyOptions& options() const { return options_; }
+  const CollisionMesh& collision_mesh() const { return mesh_; }
+  const std::vector<AnalyticObstacle>& obstacles() const { return obstacles_; }
+
+ private:
+  std::vector<PenaltyContactPoint> find(const VertexRows& V) const;
+  double balanced_stiffness(const VecX& x, const VertexRows& V, const std::vector<PenaltyContactPoint>& points) const;
+
+  const Model& model_;
+  CollisionMesh mesh_;
+  PenaltySurfaces surfaces_;
+  std::vector<AnalyticObstacle> obstacles_;
+  PenaltyOptions options_;
+  double kappa_initial_ = 0.0, kappa_ = 0.0;
+  bool balanced_ = false;
+  int bumps_ = 0;
+};
+
+}  // namespace softsim

@@ -1,2 +1,0 @@
-#pragma once
-#include "softsim/contact/obstacle_barrier.hpp"
