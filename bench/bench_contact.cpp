@@ -91,7 +91,7 @@ Setup& setup() {
       std::printf("  step %d: %s, %d Newton iterations, %.0f ms (assembly %.0f, solve %.0f, line search %.0f), "
                   "active pairs %d, kappa %.3g\n",
                   n, r.converged ? "converged" : r.failure.c_str(), r.newton_iterations, ms, r.assembly_ms, r.solve_ms,
-                  r.line_search_ms, s->ipc->active_pairs(s->state.x), s->ipc->stiffness());
+                  r.line_search_ms, s->ipc->active_pairs(s->state.x), s->ipc->stiffness(s->stepper->data()));
     }
     return s;
   }();
@@ -105,16 +105,21 @@ double time_ms(const std::function<void()>& f, int reps) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
 }
 
+// The contact term as the last step's solver saw it (its stiffness and CCD candidates).
+EvalContext context(const Setup& s) {
+  static const Stage stage = Stage::step(0.0, 0.01);
+  return {stage, s.stepper->data()};
+}
 void eval_full(Setup& s) {
   VecX g = VecX::Zero(s.state.x.size());
   std::vector<Triplet> triplets;
   AssemblyOutputs out{&g, nullptr, 1.0, true, &triplets};
-  benchmark::DoNotOptimize(s.ipc->evaluate(s.state.x, out));
+  benchmark::DoNotOptimize(s.ipc->evaluate(context(s), s.state.x, out));
 }
-void max_step(Setup& s) { benchmark::DoNotOptimize(s.ipc->max_step_fraction(s.state.x, s.p)); }
+void max_step(Setup& s) { benchmark::DoNotOptimize(s.ipc->max_step_fraction(context(s), s.state.x, s.p)); }
 void eval_value(Setup& s) {
   // As in the line search: right after max_step_fraction, on its cached candidates.
-  benchmark::DoNotOptimize(s.ipc->evaluate(s.state.x + 0.5 * s.p, AssemblyOutputs{}));
+  benchmark::DoNotOptimize(s.ipc->evaluate(context(s), s.state.x + 0.5 * s.p, AssemblyOutputs{}));
 }
 void min_distance(Setup& s) { benchmark::DoNotOptimize(s.ipc->min_contact_distance(s.state.x)); }
 void broad_phase(Setup& s) {

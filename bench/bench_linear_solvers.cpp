@@ -46,8 +46,9 @@ int main(int argc, char** argv) {
            {"fixed", {{{"box", {{-1.01, -1, -1}, {-0.99, 1, 1}}}}}}}}}};
     const Scene scene = parse_scene(json, {});
     Model model = build_model(scene);
-    IncrementalPotential objective(model);
-    objective.set_step(model.rest_positions, 1.0, h * h, model.rest_positions, 0.0);
+    ModelData data(model);
+    IncrementalPotential objective(model, data);
+    objective.set_step(Stage::step(0.0, h), model.rest_positions, 1.0, h * h, model.rest_positions, 0.0);
     // One gravity step's deformation so K is not exactly the rest stiffness.
     VecX x = model.rest_positions + h * h * model.external_force().cwiseQuotient(model.mass_times(VecX::Ones(model.num_dofs())));
     model.boundary.apply_positions(x, model.rest_positions, h);

@@ -7,6 +7,7 @@
 
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/model/model.hpp"
+#include "support/evaluation.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {
@@ -39,15 +40,16 @@ void check_derivatives(const AnalyticObstacle& shape, const MatX& V, double dhat
     ASSERT_GT(d, 0.0);
     ASSERT_LT(d, dhat);
   }
-  auto energy = [&](const VecX& y) { return barrier->evaluate(y, AssemblyOutputs{}); };
+  const test::Evaluation e(model);
+  auto energy = [&](const VecX& y) { return barrier->evaluate(e.ctx(), y, AssemblyOutputs{}); };
   auto gradient = [&](const VecX& y) {
     VecX g = VecX::Zero(y.size());
-    barrier->evaluate(y, AssemblyOutputs{&g, nullptr, 1.0, false});
+    barrier->evaluate(e.ctx(), y, AssemblyOutputs{&g, nullptr, 1.0, false});
     return g;
   };
   EXPECT_LT(test::relative_error(gradient(x), test::fd_gradient(energy, x, 1e-8)), 1e-5);
   SparseMat H = model.layout().pattern();
-  barrier->evaluate(x, AssemblyOutputs{nullptr, &H, 1.0, false});
+  barrier->evaluate(e.ctx(), x, AssemblyOutputs{nullptr, &H, 1.0, false});
   EXPECT_LT(test::relative_error(MatX(H), test::fd_jacobian(gradient, x, 1e-8)), 1e-5);
 }
 
@@ -75,7 +77,7 @@ TEST(ObstacleBarrier, StepFilterNeverCrossesTheSurface) {
       x *= 1.5;
       if (barrier.signed_distance(x, nullptr, nullptr) <= 0.01) continue;
       const Vec3 p = 3.0 * Vec3(u(rng), u(rng), u(rng));
-      const double alpha = barrier.max_step_fraction(x, p);
+      const double alpha = barrier.max_step_fraction(test::Evaluation(barrier).ctx(), x, p);
       // Sample the segment: the distance stays positive up to alpha.
       for (int k = 0; k <= 100; ++k)
         EXPECT_GT(barrier.signed_distance(Vec3(x + (alpha * k / 100.0) * p), nullptr, nullptr), 0.0);

@@ -14,6 +14,7 @@
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/model/model.hpp"
+#include "support/evaluation.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {
@@ -191,17 +192,18 @@ std::unique_ptr<Term> penalty_term(const std::vector<Mesh>& meshes, std::vector<
 std::vector<PenaltyContactPoint> check_energy(const Term& t, const char* what) {
   const PenaltyContact& c = *t.contact;
   const VecX x = t.model.rest_positions;
-  const std::vector<PenaltyContactPoint> points = c.contacts(x);
+  const test::Evaluation e(t.model);
+  const std::vector<PenaltyContactPoint> points = c.contacts(e.ctx(), x);
   EXPECT_FALSE(points.empty()) << what;
-  auto energy = [&](const VecX& y) { return c.evaluate(y, AssemblyOutputs{}); };
+  auto energy = [&](const VecX& y) { return c.evaluate(e.ctx(), y, AssemblyOutputs{}); };
   auto gradient = [&](const VecX& y) {
     VecX g = VecX::Zero(y.size());
-    c.evaluate(y, AssemblyOutputs{&g, nullptr, 1.0, false});
+    c.evaluate(e.ctx(), y, AssemblyOutputs{&g, nullptr, 1.0, false});
     return g;
   };
   auto hessian = [&](bool project) {
     std::vector<Triplet> triplets;
-    c.evaluate(x, AssemblyOutputs{nullptr, nullptr, 1.0, project, &triplets});
+    c.evaluate(e.ctx(), x, AssemblyOutputs{nullptr, nullptr, 1.0, project, &triplets});
     SparseMat H(x.size(), x.size());
     H.setFromTriplets(triplets.begin(), triplets.end());
     return MatX(H);
@@ -351,25 +353,27 @@ TEST(PenaltyContactStiffness, BumpEqualsTheRatioOfPenaltySlopes) {
   V << 0.0, -0.02, 0.0, 0.3, -0.004, 0.0, 0.0, 0.3, 0.0, 0.0, 0.1, 0.3;
   const auto t = penalty_term({mesh_of(V, (MatXi(1, 4) << 0, 1, 2, 3).finished())},
                               {{AnalyticObstacle::Shape::Plane, Vec3::Zero(), Vec3::UnitY(), 0.0, {}}}, 0.01, 50.0);
-  PenaltyContact& c = *t->contact;
-  const VecX x = t->model.rest_positions;
+  const PenaltyContact& c = *t->contact;
+  const Model& model = t->model;
+  test::Evaluation e(model);
+  const VecX x = model.rest_positions;
   EXPECT_NEAR(c.min_contact_distance(x), -0.02, 1e-15);
-  ASSERT_TRUE(c.stiffen_if_unmet(x));
+  ASSERT_TRUE(model.after_solve(e.stage, e.data, x));
   const double expected = 50.0 * std::pow((0.01 + 0.02) / 0.005, 2);  // b'(-0.02) / b'(0.005) = 36
-  EXPECT_NEAR(c.stiffness(), expected, 1e-12 * expected);
-  EXPECT_EQ(c.stiffness_bumps(), 1);
+  EXPECT_NEAR(c.stiffness(e.data), expected, 1e-12 * expected);
+  EXPECT_EQ(c.stiffness_bumps(e.data), 1);
   // Nothing below the surface: no bump.
   VecX up = x;
   for (int i = 0; i < 4; ++i) up[3 * i + 1] += 0.021;
-  EXPECT_FALSE(c.stiffen_if_unmet(up));
-  EXPECT_EQ(c.stiffness(), expected);
+  EXPECT_FALSE(model.after_solve(e.stage, e.data, up));
+  EXPECT_EQ(c.stiffness(e.data), expected);
   // begin_step with contacts keeps kappa (never decreased while contacts are active) ...
-  c.begin_step(up);
-  EXPECT_EQ(c.stiffness(), expected);
+  model.begin_step(e.stage, e.data, up);
+  EXPECT_EQ(c.stiffness(e.data), expected);
   // ... and a step that starts without any contact resets it to the initial value.
   for (int i = 0; i < 4; ++i) up[3 * i + 1] += 1.0;
-  c.begin_step(up);
-  EXPECT_EQ(c.stiffness(), 50.0);
+  model.begin_step(e.stage, e.data, up);
+  EXPECT_EQ(c.stiffness(e.data), 50.0);
 }
 
 TEST(PenaltyContactStiffness, AutomaticInitialValueBalancesTheWeight) {
@@ -395,9 +399,10 @@ TEST(PenaltyContactStiffness, AutomaticInitialValueBalancesTheWeight) {
   // Three vertices touch (d = 0.002 < delta). Least-squares balance of the contact forces at
   // delta/2 against the other forces: G = the 3 contact normals, gE = weights and the load, of
   // which (3 x 9.81 + 50) N project on G: kappa = (3 x 9.81 + 50) / (0.75 delta^2 x 3).
-  c.begin_step(t->model.rest_positions);
+  test::Evaluation e(t->model);
+  t->model.begin_step(e.stage, e.data, t->model.rest_positions);
   const double balanced = (3 * 9.81 + 50.0) / (0.75 * 1e-4 * 3);
-  EXPECT_NEAR(c.stiffness(), balanced, 1e-9 * balanced);
+  EXPECT_NEAR(c.stiffness(e.data), balanced, 1e-9 * balanced);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(Book2DContact, SquareDropComesToRestOnTheGroundNeverBelowIt) {
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL, max_compression = 0.0;
   double peak_kinetic = 0.0;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
     max_compression = std::max(max_compression, 1.0 - (top(model, state.x, 0) - bottom(model, state.x, 0)));
     peak_kinetic = std::max(peak_kinetic, kinetic_energy(model, state.v));
@@ -73,7 +73,7 @@ TEST(Book2DContact, CompressingSquareIsCrushedToTheCeilingsLimit) {
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL, min_clearance = HUGE_VAL;
   std::size_t inside = 0;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
     min_clearance = std::min(min_clearance, clearance_below(model, state.x, 0, 1));
     inside += nodes_inside(model, state.x, 0, 1);
@@ -110,7 +110,7 @@ TEST(Book2DContact, InversionFreeElasticityNoTriangleEverInverts) {
   };
   int inverted_steps = 0;
   double min_ratio = HUGE_VAL, min_y = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     // det F > 0 exactly: orient2d of every triangle keeps the sign it has at rest.
     const Eigen::MatrixXd V = as_rows(state.x, 2), X = as_rows(model.rest_positions, 2);
     const Eigen::Matrix<double, Eigen::Dynamic, 2, Eigen::RowMajor> Vr = V, Xr = X;
@@ -142,7 +142,7 @@ TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const Eigen::RowVector2d bottom_start = body_rows(model, state.x, 1).colwise().mean();
   double min_y = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min({min_y, bottom(model, state.x, 0), bottom(model, state.x, 1)});
   });
   print_stats("book_self_contact_2d", s);
@@ -173,7 +173,7 @@ TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
   const IpcContact* ipc = find_ipc(model);
   ASSERT_NE(ipc, nullptr);
   double min_gap = HUGE_VAL, min_ipc = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     const Eigen::MatrixXd V = body_rows(model, state.x, 0);
     for (int a : upper)
       for (int b : lower) min_gap = std::min(min_gap, (V.row(a) - V.row(b)).norm());
@@ -220,7 +220,7 @@ SquaresOutcome run_squares(const std::string& file) {
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const Eigen::RowVector2d start = body_rows(model, state.x, 1).colwise().mean();
   SquaresOutcome o;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     o.max_top_angle = std::max(o.max_top_angle, bottom_edge_angle(model, state.x, 0));
     o.max_bottom_shift =
         std::max(o.max_bottom_shift, std::abs(body_rows(model, state.x, 1).colwise().mean().x() - start.x()));

@@ -16,7 +16,7 @@ TEST(ContactScenes3D, BoxStackSettlesAndStaysStacked) {
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min(min_y, as_rows(state.x, 3).col(1).minCoeff());
   });
   print_stats("box_stack", s);
@@ -44,7 +44,7 @@ TEST(ContactScenes3D, TorusFromSharedDataRestsOnThePlane) {
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min(min_y, as_rows(state.x, 3).col(1).minCoeff());
   });
   print_stats("torus_drop", s);
@@ -65,7 +65,7 @@ TEST(ContactScenes3D, ClothDrapesOverTheSphereNeverInsideIt) {
   const double radius = scene.obstacles[0].radius;
   double min_gap = HUGE_VAL;
   // 100 of the scene's 150 steps (the sheet has draped by then; keeps the test a few seconds).
-  const RunStats s = run_scene(scene, model, state, 100, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, 100, [&](int, const StepResult&, const Stepper&) {
     const Eigen::MatrixXd V = as_rows(state.x, 3);
     min_gap = std::min(min_gap, (V.rowwise() - centre.transpose()).rowwise().norm().minCoeff() - radius);
   });
@@ -112,7 +112,7 @@ TEST(ContactScenes3D, ThrownBoxesAt20MetresPerSecondDoNotTunnel) {
   const double side0 = side(state.x);
   int flipped = 0;
   double min_side = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&) {
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     const double d = side(state.x);
     min_side = std::min(min_side, d * (side0 > 0 ? 1 : -1));
     flipped += (d > 0) != (side0 > 0);

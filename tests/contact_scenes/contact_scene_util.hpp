@@ -61,9 +61,10 @@ struct RunStats {
   double seconds = 0.0;
 };
 
-// Steps the scene `steps` times, checking intersections after each step and calling `each`.
+// Steps the scene `steps` times, checking intersections after each step and calling `each`
+// (with the stepper, whose data() holds the run's contact stiffness).
 inline RunStats run_scene(const Scene& scene, Model& model, State& state, int steps,
-                          const std::function<void(int, const StepResult&)>& each = {}) {
+                          const std::function<void(int, const StepResult&, const Stepper&)>& each = {}) {
   auto stepper = make_stepper(model, scene.integrator);
   const Eigen::MatrixXi prims = surface_primitives(model);
   RunStats s;
@@ -84,7 +85,7 @@ inline RunStats run_scene(const Scene& scene, Model& model, State& state, int st
       ADD_FAILURE() << "non-finite state at step " << n;
       break;
     }
-    if (each) each(n, r);
+    if (each) each(n, r, *stepper);
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;

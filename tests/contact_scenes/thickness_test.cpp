@@ -8,6 +8,7 @@
 #include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/evaluation.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {
@@ -64,15 +65,16 @@ TEST(ContactThickness, ThickBarrierDerivativesMatchFiniteDifferences) {
   const IpcContact& ipc = contact_term(model);
   const VecX x = model.rest_positions;
   ASSERT_GT(ipc.active_pairs(x), 0);
-  auto energy = [&](const VecX& y) { return ipc.evaluate(y, AssemblyOutputs{}); };
+  const test::Evaluation e(model);
+  auto energy = [&](const VecX& y) { return ipc.evaluate(e.ctx(), y, AssemblyOutputs{}); };
   auto gradient = [&](const VecX& y) {
     VecX g = VecX::Zero(y.size());
-    ipc.evaluate(y, AssemblyOutputs{&g, nullptr, 1.0, false});
+    ipc.evaluate(e.ctx(), y, AssemblyOutputs{&g, nullptr, 1.0, false});
     return g;
   };
   EXPECT_LT(test::relative_error(gradient(x), test::fd_gradient(energy, x, 1e-7)), 1e-5);
   std::vector<Triplet> triplets;
-  ipc.evaluate(x, AssemblyOutputs{nullptr, nullptr, 1.0, false, &triplets});
+  ipc.evaluate(e.ctx(), x, AssemblyOutputs{nullptr, nullptr, 1.0, false, &triplets});
   SparseMat H(x.size(), x.size());
   H.setFromTriplets(triplets.begin(), triplets.end());
   EXPECT_LT(test::relative_error(MatX(H), test::fd_jacobian(gradient, x, 1e-7)), 1e-5);

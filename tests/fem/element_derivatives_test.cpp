@@ -15,7 +15,7 @@
 #include <cstdio>
 
 #include "fem/fem_test_util.hpp"
-#include "softsim/contact/barrier/plane_barrier.hpp"
+#include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/material/material.hpp"
@@ -55,13 +55,13 @@ struct DerivativeErrors {
   double gradient = 0.0, hessian = 0.0, asymmetry = 0.0;
 };
 
-DerivativeErrors check_term(const Energy& term, const Model& model, const VecX& x) {
+DerivativeErrors check_term(const EvalContext& ctx, const Energy& term, const Model& model, const VecX& x) {
   DerivativeErrors err;
-  const VecX g = term_gradient(term, x);
-  const VecX g_fd = fd_gradient([&](const VecX& y) { return term_energy(term, y); }, x, kFdStep);
+  const VecX g = term_gradient(ctx, term, x);
+  const VecX g_fd = fd_gradient([&](const VecX& y) { return term_energy(ctx, term, y); }, x, kFdStep);
   err.gradient = relative_error(g, g_fd);
-  const MatX H = term_hessian(term, model, x);
-  const MatX H_fd = fd_jacobian([&](const VecX& y) { return term_gradient(term, y); }, x, kFdStep);
+  const MatX H = term_hessian(ctx, term, model, x);
+  const MatX H_fd = fd_jacobian([&](const VecX& y) { return term_gradient(ctx, term, y); }, x, kFdStep);
   err.hessian = relative_error(H, H_fd);
   err.asymmetry = (H - H.transpose()).norm() / std::max(H.norm(), 1e-300);
   EXPECT_LT(err.gradient, kTolerance) << "gradient vs FD";
@@ -74,16 +74,17 @@ DerivativeErrors check_term(const Energy& term, const Model& model, const VecX& 
   AssemblyOutputs out;
   out.gradient = &acc;
   out.weight = w;
-  const double wE = term.evaluate(x, out);
-  EXPECT_NEAR(wE, w * term_energy(term, x), 1e-13 * std::abs(wE) + 1e-300);
+  const double wE = term.evaluate(ctx, x, out);
+  EXPECT_NEAR(wE, w * term_energy(ctx, term, x), 1e-13 * std::abs(wE) + 1e-300);
   EXPECT_LT(relative_error(VecX(acc - g0), VecX(w * g)), 1e-12);
   return err;
 }
 
 // Smallest eigenvalue of the projected Hessian relative to the largest magnitude.
-double projected_min_eigen_ratio(const Energy& term, const Model& model, const VecX& x, double* unprojected) {
-  const MatX Hp = term_hessian(term, model, x, true);
-  const MatX H = term_hessian(term, model, x, false);
+double projected_min_eigen_ratio(const EvalContext& ctx, const Energy& term, const Model& model, const VecX& x,
+                                 double* unprojected) {
+  const MatX Hp = term_hessian(ctx, term, model, x, true);
+  const MatX H = term_hessian(ctx, term, model, x, false);
   Eigen::SelfAdjointEigenSolver<MatX> eig_p(0.5 * (Hp + Hp.transpose()), Eigen::EigenvaluesOnly);
   Eigen::SelfAdjointEigenSolver<MatX> eig(0.5 * (H + H.transpose()), Eigen::EigenvaluesOnly);
   // Scale: the unprojected Hessian's largest magnitude (the projected one may be all zero).
@@ -100,6 +101,7 @@ void check_elasticity(const std::string& model_name) {
   std::shared_ptr<const Material<D>> material = make_material<D>(model_name, lame);
   auto built = make_one_term_model(
       mesh.vertices, std::make_unique<SimplexElasticity<D>>(mesh.cells, mesh.vertices, material, "test mesh"));
+  const EvalContext ctx = built.ctx();
   const auto& term = *built.term;
   const Model& model = *built.model;
 
@@ -109,10 +111,10 @@ void check_elasticity(const std::string& model_name) {
   S(0, 0) = 1.15;
   S(1, 1) = 0.9;
   const VecX x_start = deformed_state<D>(mesh.vertices, S, 0.05, 7u + D);
-  built.term->begin_step(x_start);
+  built.begin_step(x_start);
   const VecX x = x_start + random_perturbation(x_start.size(), 0.03, 11u + D);
   for (int e = 0; e < mesh.num_cells(); ++e) ASSERT_GT(term.deformation_gradient(x, e).determinant(), 0.2);
-  const DerivativeErrors err = check_term(term, model, x);
+  const DerivativeErrors err = check_term(ctx, term, model, x);
 
   // Strong compression: indefinite element Hessians for most models; projection removes them.
   MatD<D> C = MatD<D>::Identity();
@@ -120,10 +122,10 @@ void check_elasticity(const std::string& model_name) {
   C(1, 1) = 1.3;
   const VecX xc = deformed_state<D>(mesh.vertices, C, 0.04, 21u + D);
   for (int e = 0; e < mesh.num_cells(); ++e) ASSERT_GT(term.deformation_gradient(xc, e).determinant(), 0.1);
-  if (material->uses_frozen_rotation()) built.term->begin_step(xc);
-  check_term(term, model, xc);
+  if (material->uses_frozen_rotation()) built.begin_step(xc);
+  check_term(ctx, term, model, xc);
   double unprojected = 0.0;
-  const double ratio = projected_min_eigen_ratio(term, model, xc, &unprojected);
+  const double ratio = projected_min_eigen_ratio(ctx, term, model, xc, &unprojected);
   EXPECT_GE(ratio, -1e-8) << "projected Hessian is not PSD";
   std::printf("[ elastic ] %-18s D=%d grad err %.2e hess err %.2e | min eig/scale: projected %.2e unprojected %.2e\n",
               model_name.c_str(), D, err.gradient, err.hessian, ratio, unprojected);
@@ -149,10 +151,11 @@ TEST(ElementDerivatives, CorotatedLinearIsCoveredAndFrozenRotationMatters) {
                                                       mesh.cells, mesh.vertices,
                                                       std::shared_ptr<const Material<3>>(make_material<3>("corotated_linear", lame)),
                                                       "test mesh"));
+  const EvalContext ctx = built.ctx();
   const VecX x = deformed_state<3>(mesh.vertices, Mat3::Identity(), 0.0, 1u);
-  built.term->begin_step(x);
-  EXPECT_LT(std::abs(term_energy(*built.term, x)), 1e-9 * lame.mu);
-  EXPECT_LT(term_gradient(*built.term, x).norm(), 1e-9 * lame.mu);
+  built.begin_step(x);
+  EXPECT_LT(std::abs(term_energy(ctx, *built.term, x)), 1e-9 * lame.mu);
+  EXPECT_LT(term_gradient(ctx, *built.term, x).norm(), 1e-9 * lame.mu);
 }
 
 template <int D>
@@ -161,15 +164,16 @@ void check_springs() {
   const Mesh mesh = D == 2 ? generate_spring_grid(Vec2(1.0, 1.0), Eigen::Vector2i(2, 2))
                            : generate_spring_box(Vec3(1.0, 1.0, 1.0), Eigen::Vector3i(1, 1, 1));
   auto built = make_one_term_model(mesh.vertices, std::make_unique<MassSpring<D>>(mesh.cells, mesh.vertices, 1e3));
+  const EvalContext ctx = built.ctx();
   MatD<D> S = MatD<D>::Identity();
   S(0, 0) = 1.2;
   const VecX x = deformed_state<D>(mesh.vertices, S, 0.06, 5u + D);
-  const DerivativeErrors err = check_term(*built.term, *built.model, x);
+  const DerivativeErrors err = check_term(ctx, *built.term, *built.model, x);
   MatD<D> C = 0.6 * MatD<D>::Identity();  // compressed springs: indefinite unprojected
   const VecX xc = deformed_state<D>(mesh.vertices, C, 0.04, 8u + D);
-  check_term(*built.term, *built.model, xc);
+  check_term(ctx, *built.term, *built.model, xc);
   double unprojected = 0.0;
-  const double ratio = projected_min_eigen_ratio(*built.term, *built.model, xc, &unprojected);
+  const double ratio = projected_min_eigen_ratio(ctx, *built.term, *built.model, xc, &unprojected);
   EXPECT_GE(ratio, -1e-8);
   EXPECT_LT(unprojected, -1e-3) << "the compressed test state should be indefinite before projection";
   std::printf("[ springs ] D=%d grad err %.2e hess err %.2e | min eig/scale: projected %.2e unprojected %.2e\n", D,
@@ -192,7 +196,9 @@ void check_barrier() {
   std::vector<double> weights(n);
   for (int i = 0; i < n; ++i) weights[i] = 0.05 * (1 + i % 3);
   const double dhat = 0.5, kappa = 1e4;
-  auto built = make_one_term_model(mesh.vertices, std::make_unique<PlaneBarrier>(D, point, normal, weights, dhat, kappa));
+  auto built = make_one_term_model(mesh.vertices, std::make_unique<ObstacleBarrier>(
+      D, AnalyticObstacle{AnalyticObstacle::Shape::Plane, point, normal.normalized(), 0.0, {}}, weights, dhat, kappa));
+  const EvalContext ctx = built.ctx();
   const VecX x = flatten_rows(mesh.vertices) + random_perturbation(n * D, 0.05, 3u + D);
   // Several vertices inside the barrier's range, none at its kink (d = dhat) or behind the plane.
   int active = 0;
@@ -204,9 +210,9 @@ void check_barrier() {
     active += d < dhat;
   }
   ASSERT_GE(active, 2);
-  const DerivativeErrors err = check_term(*built.term, *built.model, x);
+  const DerivativeErrors err = check_term(ctx, *built.term, *built.model, x);
   double unprojected = 0.0;
-  EXPECT_GE(projected_min_eigen_ratio(*built.term, *built.model, x, &unprojected), -1e-8);
+  EXPECT_GE(projected_min_eigen_ratio(ctx, *built.term, *built.model, x, &unprojected), -1e-8);
   std::printf("[ barrier ] D=%d active %d grad err %.2e hess err %.2e\n", D, active, err.gradient, err.hessian);
 }
 

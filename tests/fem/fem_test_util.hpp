@@ -7,6 +7,7 @@
 
 #include "softsim/core/types.hpp"
 #include "softsim/model/model.hpp"
+#include "support/evaluation.hpp"
 
 namespace softsim::test {
 
@@ -15,6 +16,10 @@ template <class Term>
 struct OneTermModel {
   std::unique_ptr<Model> model;
   Term* term = nullptr;
+  std::unique_ptr<Evaluation> evaluation;  // the term's data as a run starts
+  EvalContext ctx() const { return evaluation->ctx(); }
+  // The step hooks' begin_step at x (corotated elements freeze their rotations there).
+  void begin_step(const VecX& x) { model->begin_step(evaluation->stage, evaluation->data, x); }
 };
 
 template <class Term>
@@ -26,26 +31,30 @@ OneTermModel<Term> make_one_term_model(const MatX& vertices, std::unique_ptr<Ter
   m.model->add_energy(std::move(term));
   for (int v = 0; v < m.model->num_vertices(); ++v) m.model->add_lumped_mass(v, 1.0);
   m.model->finalize();
+  m.evaluation = std::make_unique<Evaluation>(*m.model);
   return m;
 }
 
-inline double term_energy(const Energy& term, const VecX& x) { return term.evaluate(x, AssemblyOutputs{}); }
+inline double term_energy(const EvalContext& ctx, const Energy& term, const VecX& x) {
+  return term.evaluate(ctx, x, AssemblyOutputs{});
+}
 
-inline VecX term_gradient(const Energy& term, const VecX& x) {
+inline VecX term_gradient(const EvalContext& ctx, const Energy& term, const VecX& x) {
   VecX g = VecX::Zero(x.size());
   AssemblyOutputs out;
   out.gradient = &g;
-  term.evaluate(x, out);
+  term.evaluate(ctx, x, out);
   return g;
 }
 
-inline MatX term_hessian(const Energy& term, const Model& model, const VecX& x, bool project_psd = false) {
+inline MatX term_hessian(const EvalContext& ctx, const Energy& term, const Model& model, const VecX& x,
+                         bool project_psd = false) {
   SparseMat H = model.layout().pattern();
   std::fill(H.valuePtr(), H.valuePtr() + H.nonZeros(), 0.0);
   AssemblyOutputs out;
   out.hessian = &H;
   out.project_psd = project_psd;
-  term.evaluate(x, out);
+  term.evaluate(ctx, x, out);
   return MatX(H);
 }
 
@@ -69,7 +78,7 @@ namespace softsim::test {
 // tolerance is tightened from the default 1e-2 to 1e-5 (the static stepper converts it to a step
 // of 1e-11 of the model's diagonal): Newton stops before applying its last step, so the
 // default (1e-8 of the diagonal) would leave errors of that size in the answers compared below.
-inline VecX static_equilibrium(Model& model, const VecX& x_start, StepResult* result_out = nullptr,
+inline VecX static_equilibrium(const Model& model, const VecX& x_start, StepResult* result_out = nullptr,
                                const std::string& linear_solver = "auto") {
   StepperOptions options;
   options.type = "static";

@@ -33,7 +33,7 @@ void check(const VecX& p, double expected_alpha, const char* label) {
   SCOPED_TRACE(label);
   auto built = unit_simplex<D>();
   const VecX x = built.model->rest_positions;
-  const double alpha = built.term->max_step_fraction(x, p);
+  const double alpha = built.term->max_step_fraction(built.ctx(), x, p);
   const double det0 = det_along<D>(*built.term, x, p, 0.0);
   EXPECT_NEAR(alpha, expected_alpha, 1e-12);
   EXPECT_GE(det_along<D>(*built.term, x, p, alpha), 0.1 * det0 * (1 - 1e-9));
@@ -98,17 +98,17 @@ TEST(InversionFilter, HarmlessStepsAreNotLimited) {
   auto tri = unit_simplex<2>();
   VecX p = VecX::Zero(6);
   p[5] = 0.5;  // grows the triangle
-  EXPECT_EQ(tri.term->max_step_fraction(tri.model->rest_positions, p), 1.0);
+  EXPECT_EQ(tri.term->max_step_fraction(tri.ctx(), tri.model->rest_positions, p), 1.0);
   p[5] = -0.5;  // shrinks it to 50%: allowed
-  EXPECT_EQ(tri.term->max_step_fraction(tri.model->rest_positions, p), 1.0);
+  EXPECT_EQ(tri.term->max_step_fraction(tri.ctx(), tri.model->rest_positions, p), 1.0);
   auto tet = unit_simplex<3>();
   VecX q = VecX::Zero(12);
   q.setConstant(0.7);  // rigid translation
-  EXPECT_EQ(tet.term->max_step_fraction(tet.model->rest_positions, q), 1.0);
+  EXPECT_EQ(tet.term->max_step_fraction(tet.ctx(), tet.model->rest_positions, q), 1.0);
   // The model's filter is the minimum over its terms.
   VecX r = VecX::Zero(12);
   r[11] = -2.0;
-  EXPECT_NEAR(tet.model->max_step_fraction(tet.model->rest_positions, r), 0.45, 1e-12);
+  EXPECT_NEAR(tet.model->max_step_fraction(tet.ctx(), tet.model->rest_positions, r), 0.45, 1e-12);
 }
 
 }  // namespace

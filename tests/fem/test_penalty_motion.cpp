@@ -5,6 +5,7 @@
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/model/model.hpp"
+#include "support/evaluation.hpp"
 
 namespace softsim {
 namespace {
@@ -25,13 +26,13 @@ TEST(PenaltyMotion, FollowsTargetAndStopsAtLimit) {
   options.newton.tolerance = tolerance;
   auto stepper = make_stepper(model, options);
   State state{model.rest_positions, VecX::Zero(2), 0.0};
-  double last_kappa = term->stiffness();
+  double last_kappa = term->stiffness(stepper->data());
   for (int n = 1; n <= 100; ++n) {
     const VecX start = state.x;
     const StepResult r = stepper->step(state, h);
     ASSERT_TRUE(r.converged);
-    EXPECT_GE(term->stiffness(), last_kappa);  // never decreased
-    last_kappa = term->stiffness();
+    EXPECT_GE(term->stiffness(stepper->data()), last_kappa);  // never decreased
+    last_kappa = term->stiffness(stepper->data());
     // The target of this step: h v beyond the start while the 0.3 m limit is not reached.
     const double expected_y = n <= 60 ? start[1] - h * 0.5 : start[1];
     EXPECT_LE(std::abs(state.x[1] - expected_y) / h, tolerance) << "step " << n;
@@ -44,16 +45,17 @@ TEST(PenaltyMotion, FollowsTargetAndStopsAtLimit) {
 // must not count its travel twice: the targets still stop at the limit, not earlier.
 TEST(PenaltyMotion, RetriedStepsDoNotCountTheirTravelTwice) {
   PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2);
+  test::Evaluation e(motion);
   const double h = 0.01;
   VecX x = Vec2(0.0, 0.6), g(2);
   int moving_steps = 0;
   for (int n = 0; n < 100; ++n) {
     for (int attempt = 0; attempt < 3; ++attempt) {  // the same step, begun three times
-      motion.set_time_step(n * h, h);
-      motion.begin_step(x);
+      e.stage = Stage::step(n * h, h);
+      motion.begin_step(e.step_ctx(), x);
     }
     g.setZero();
-    motion.evaluate(x, AssemblyOutputs{&g});  // pull = kappa m (x - target): nonzero while moving
+    motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});  // pull = kappa m (x - target): nonzero while moving
     if (g.norm() > 0) {
       ++moving_steps;
       x[1] -= h * 0.5;  // follow the target exactly

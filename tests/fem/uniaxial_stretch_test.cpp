@@ -74,7 +74,7 @@ StretchResult stretch_bar(const std::string& material_name, const LameParameters
   for (int i = 0; i < n; ++i) x0[3 * i] = -1.0 + a * (x0[3 * i] + 1.0);
   const VecX x = static_equilibrium(model, x0);
 
-  const VecX g = term_gradient(*elastic, x);
+  const VecX g = term_gradient(test::Evaluation(model).ctx(), *elastic, x);
   StretchResult r;
   for (int i : right_face) r.reaction_right += g[3 * i];
   for (int i = 0; i < n; ++i)

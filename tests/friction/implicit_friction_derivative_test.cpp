@@ -13,6 +13,7 @@
 #include "softsim/contact/friction/implicit_friction.hpp"
 
 #include "softsim/scene/scene.hpp"
+#include "support/evaluation.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {
@@ -57,20 +58,21 @@ JacobianCheck check(const nlohmann::json& j, double c) {
     p[i] = u(rng);
   }
   const VecX q_ref = q - v / c;
+  const test::Evaluation e(model);
   auto F = [&](const VecX& x) {
     VecX f = VecX::Zero(n);
-    model.add_velocity_forces(x, c * (x - q_ref), c, 1.0, &f, nullptr);
+    model.add_velocity_forces(e.ctx(), x, c * (x - q_ref), c, 1.0, &f, nullptr);
     return f;
   };
   std::vector<Triplet> triplets;
   VecX f0 = VecX::Zero(n);
-  model.add_velocity_forces(q, v, c, 1.0, &f0, &triplets);
+  model.add_velocity_forces(e.ctx(), q, v, c, 1.0, &f0, &triplets);
   SparseMat J(n, n);
   J.setFromTriplets(triplets.begin(), triplets.end());
   const MatX Jd = MatX(J);
   const MatX Jfd = test::fd_jacobian(F, q, 1e-8);
   VecX jp = VecX::Zero(n);
-  model.velocity_forces_jacobian_times(q, v, c, p, 1.0, jp);
+  model.velocity_forces_jacobian_times(e.ctx(), q, v, c, p, 1.0, jp);
   JacobianCheck r;
   r.fd_error = test::relative_error(Jd, Jfd);
   r.jvp_error = test::relative_error(jp, VecX(J * p));
@@ -78,7 +80,7 @@ JacobianCheck check(const nlohmann::json& j, double c) {
   for (int k = 0; k < n; ++k) r.nonzero_columns += Jd.col(k).norm() > 0 ? 1 : 0;
   for (const auto& f : model.forces())
     if (const auto* ipc = dynamic_cast<const ImplicitFriction*>(f.get()))
-      for (const FrictionContact& c : ipc->contacts_at(q)) r.kinds.insert(c.kind);
+      for (const FrictionContact& c : ipc->contacts_at(e.ctx(), q)) r.kinds.insert(c.kind);
   EXPECT_LT((f0 - F(q)).norm(), 1e-12 * (1 + f0.norm()));
   return r;
 }

@@ -1,6 +1,6 @@
-// Forward-mode Jacobian-vector products: the matrix-free H p of the incremental potential equals
-// the assembled (unprojected) Hessian times p, for elasticity (every material), springs and
-// contact terms together; the JVP of springs and elasticity is exercised directly.
+// Hessian operators (forward-mode products): the matrix-free H p of the incremental potential
+// equals the assembled (unprojected) Hessian times p, for elasticity (every material), springs and
+// contact terms together; the operators of springs and elasticity are exercised directly.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,9 +8,11 @@
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/rayleigh_damping.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/evaluation.hpp"
 #include "support/finite_difference.hpp"
 #include "fem/fem_test_util.hpp"
 
@@ -19,13 +21,15 @@ namespace {
 
 using test::random_perturbation;
 
-// The term's own forward-mode product against its assembled Hessian.
+// The term's own operator against its assembled Hessian.
 template <class Term>
-void check_term(const Model& model, const Term& term, const VecX& x, const VecX& p) {
+void check_term(const EvalContext& ctx, const Model& model, const Term& term, const VecX& x, const VecX& p) {
   VecX jvp = VecX::Zero(x.size());
-  ASSERT_TRUE(term.gradient_jvp(x, p, 0.7, jvp));
+  const auto op = term.hessian_operator(ctx, x);
+  ASSERT_TRUE(op);
+  op->add_product(p, 0.7, jvp);
   SparseMat H = model.layout().pattern();
-  term.evaluate(x, AssemblyOutputs{nullptr, &H, 0.7, false});
+  term.evaluate(ctx, x, AssemblyOutputs{nullptr, &H, 0.7, false});
   EXPECT_LT(test::relative_error(jvp, VecX(H * p)), 1e-12);
 }
 
@@ -46,14 +50,23 @@ TEST(ForwardModeJvp, ElasticityAndSpringsMatchAssembledHessian) {
     model.add_energy(std::move(springs));
     model.finalize();
     const VecX x = model.rest_positions + random_perturbation(model.num_dofs(), 0.05, 3);
-    model.begin_step(x);  // corotated: freeze rotations at a deformed state
+    test::Evaluation ev(model);
+    model.begin_step(ev.stage, ev.data, x);  // corotated: freeze rotations at a deformed state
     const VecX p = random_perturbation(model.num_dofs(), 1.0, 5);
-    check_term(model, *e, x, p);
-    check_term(model, *s, x, p);
-    // The elasticity JVP keeps its tangents for the point they were computed at: a second
-    // product there reuses them, a product at another point must not.
-    check_term(model, *e, x, random_perturbation(model.num_dofs(), 1.0, 6));
-    check_term(model, *e, VecX(x + random_perturbation(model.num_dofs(), 0.05, 7)), p);
+    check_term(ev.ctx(), model, *e, x, p);
+    check_term(ev.ctx(), model, *s, x, p);
+    check_term(ev.ctx(), model, *e, x, random_perturbation(model.num_dofs(), 1.0, 6));
+    check_term(ev.ctx(), model, *e, VecX(x + random_perturbation(model.num_dofs(), 0.05, 7)), p);
+    // One operator serves every product at its point: two directions against the assembled H.
+    const auto op = e->hessian_operator(ev.ctx(), x);
+    SparseMat H = model.layout().pattern();
+    e->evaluate(ev.ctx(), x, AssemblyOutputs{nullptr, &H, 1.0, false});
+    for (unsigned seed : {8u, 9u}) {
+      const VecX q = random_perturbation(model.num_dofs(), 1.0, seed);
+      VecX hq = VecX::Zero(q.size());
+      op->add_product(q, 1.0, hq);
+      EXPECT_LT(test::relative_error(hq, VecX(H * q)), 1e-12);
+    }
   }
 }
 
@@ -82,55 +95,33 @@ VecX assembled_product(IncrementalPotential& objective, const VecX& x, const Vec
 }
 
 TEST(ForwardModeJvp, IncrementalPotentialProductMatchesAssembledHessianWithContact) {
-  Model model = touching_boxes();
-  IncrementalPotential objective(model);
+  const Model model = touching_boxes();
+  ModelData data(model);
+  IncrementalPotential objective(model, data);
   const VecX x = model.rest_positions;
-  model.begin_step(x, 0.0, 0.01);
-  objective.freeze_damping_stiffness(x);
-  objective.set_step(x + 0.01 * random_perturbation(x.size(), 0.1, 9), 1.0, 1e-4, x, 0.01);
-  const VecX p = random_perturbation(x.size(), 1.0, 11);
-  VecX hp;
-  ASSERT_TRUE(objective.hessian_times(x, p, hp));
-  EXPECT_LT(test::relative_error(hp, assembled_product(objective, x, p)), 1e-12);
-}
-
-// The contact term has no JVP: its Hessian is assembled once per point and reused by every
-// product there (one assembly per Newton iteration, not per Krylov iteration), and rebuilt at a
-// new point or after anything that may change the term.
-TEST(ForwardModeJvp, AssembledFallbackIsReusedAtTheSamePoint) {
-  Model model = touching_boxes();
-  IncrementalPotential objective(model);
-  const VecX x0 = model.rest_positions;
-  model.begin_step(x0, 0.0, 0.01);
-  objective.set_step(x0, 1.0, 1e-4, x0, 0.0);
-  const long before = model.hessian_product_assemblies();
-  VecX hp;
-  for (int k = 0; k < 5; ++k) {
-    const VecX p = random_perturbation(x0.size(), 1.0, 20 + k);
-    ASSERT_TRUE(objective.hessian_times(x0, p, hp));
-    EXPECT_LT(test::relative_error(hp, assembled_product(objective, x0, p)), 1e-12) << "product " << k;
+  const Stage start = Stage::step(0.0, 0.01);
+  model.begin_step(start, data, x);
+  const SparseMat D = rayleigh_damping_matrix(model, EvalContext{start, data}, x);
+  objective.set_damping(&D);
+  objective.set_step(start, x + 0.01 * random_perturbation(x.size(), 0.1, 9), 1.0, 1e-4, x, 0.01);
+  const auto hessian = objective.hessian_operator(x);
+  ASSERT_TRUE(hessian);
+  // The contact term has no operator of its own: its Hessian is assembled once into the
+  // operator, which then serves every product at x (every Krylov iteration of one Newton
+  // iteration).
+  for (unsigned seed : {11u, 12u, 13u}) {
+    const VecX p = random_perturbation(x.size(), 1.0, seed);
+    VecX hp;
+    hessian(p, hp);
+    EXPECT_LT(test::relative_error(hp, assembled_product(objective, x, p)), 1e-12);
   }
-  EXPECT_EQ(model.hessian_product_assemblies() - before, 1);
-
-  // Another point (still in contact): one more assembly, and products are right there too.
-  const VecX x1 = x0 + random_perturbation(x0.size(), 1e-4, 31);
-  for (int k = 0; k < 3; ++k) {
-    const VecX p = random_perturbation(x0.size(), 1.0, 40 + k);
-    ASSERT_TRUE(objective.hessian_times(x1, p, hp));
-    EXPECT_LT(test::relative_error(hp, assembled_product(objective, x1, p)), 1e-12) << "product " << k;
-  }
-  EXPECT_EQ(model.hessian_product_assemblies() - before, 2);
-
-  // end_iteration may change a term (e.g. the barrier stiffness): the next product reassembles.
-  model.end_iteration(x1);
-  ASSERT_TRUE(objective.hessian_times(x1, random_perturbation(x0.size(), 1.0, 50), hp));
-  EXPECT_EQ(model.hessian_product_assemblies() - before, 3);
-  // So may a new stage's velocity map (lagged friction) or stage fraction (penalty targets).
-  model.set_stage_velocity(x0, 100.0);
-  ASSERT_TRUE(objective.hessian_times(x1, random_perturbation(x0.size(), 1.0, 51), hp));
-  model.set_stage_fraction(0.5);
-  ASSERT_TRUE(objective.hessian_times(x1, random_perturbation(x0.size(), 1.0, 52), hp));
-  EXPECT_EQ(model.hessian_product_assemblies() - before, 5);
+  // At another point the operator is built again, and is right there too.
+  const VecX x1 = x + random_perturbation(x.size(), 1e-4, 31);
+  const auto hessian1 = objective.hessian_operator(x1);
+  const VecX p = random_perturbation(x.size(), 1.0, 40);
+  VecX hp;
+  hessian1(p, hp);
+  EXPECT_LT(test::relative_error(hp, assembled_product(objective, x1, p)), 1e-12);
 }
 
 }  // namespace

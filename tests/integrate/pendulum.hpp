@@ -46,7 +46,9 @@ inline State initial_state(const Model& model) {
 inline VecX pendulum_acceleration(const Model& model, const VecX& x, const VecX& v) {
   VecX g = VecX::Zero(x.size());
   AssemblyOutputs out{&g, nullptr, 1.0, false};
-  model.potential(x, out);
+  const Stage stage;
+  const ModelData data(model);
+  model.potential(EvalContext{stage, data}, x, out);
   VecX a = -model.mass_times(VecX::Ones(x.size())).cwiseInverse().cwiseProduct(g) - model.rayleigh_alpha * v;
   a.head(2).setZero();
   return a;

@@ -17,7 +17,7 @@
 
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/scene/scene.hpp"
-#include "softsim/solve/newton.hpp"
+#include "softsim/solve/projected_newton.hpp"
 
 namespace softsim {
 namespace {
@@ -51,8 +51,9 @@ Model stretched_cube() {
 // The BE incremental potential with a Hessian scaled by (1 + hessian_error): 0 is the real one.
 class BackwardEulerStep : public Objective {
  public:
-  BackwardEulerStep(Model& model, double hessian_error) : potential_(model), error_(hessian_error) {
-    potential_.set_step(model.rest_positions, 1.0, kH * kH, model.rest_positions, 0.0);  // from rest
+  BackwardEulerStep(const Model& model, double hessian_error)
+      : data_(model), potential_(model, data_), error_(hessian_error) {
+    potential_.set_step(Stage::step(0.0, kH), model.rest_positions, 1.0, kH * kH, model.rest_positions, 0.0);  // from rest
   }
   double evaluate(const VecX& x, VecX* g, SparseMat* H, bool project_psd) override {
     const double E = potential_.evaluate(x, g, H, project_psd);
@@ -65,6 +66,7 @@ class BackwardEulerStep : public Objective {
   double max_step_fraction(const VecX& x, const VecX& p) override { return potential_.max_step_fraction(x, p); }
 
  private:
+  ModelData data_;
   IncrementalPotential potential_;
   double error_;
 };
@@ -82,7 +84,7 @@ std::vector<double> solve(Model& model, double hessian_error, VecX& x) {
   options.max_iterations = 12;
   auto solver = make_linear_solver("ldlt", model.num_dofs());
   std::vector<double> history;
-  minimize(objective, x, *solver, options, &history);
+  projected_newton(objective, x, *solver, options, &history);
   return history;
 }
 
@@ -126,8 +128,9 @@ TEST(ProjectedNewton, ConvergesQuadraticallyOnANeoHookeanStep) {
   EXPECT_LT(g.back(), 1e-12 * g.front()) << "did not reach round-off";
 
   // Projection inactive at the solution: the projected and the true Hessian coincide.
-  IncrementalPotential potential(model);
-  potential.set_step(model.rest_positions, 1.0, kH * kH, model.rest_positions, 0.0);
+  ModelData data(model);
+  IncrementalPotential potential(model, data);
+  potential.set_step(Stage::step(0.0, kH), model.rest_positions, 1.0, kH * kH, model.rest_positions, 0.0);
   SparseMat Hp = potential.hessian_pattern(), H = potential.hessian_pattern();
   potential.evaluate(x, nullptr, &Hp, true);
   potential.evaluate(x, nullptr, &H, false);

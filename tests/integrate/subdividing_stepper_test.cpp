@@ -13,6 +13,7 @@ class PickyStepper : public Stepper {
  public:
   explicit PickyStepper(double max_h, int* calls) : max_h_(max_h), calls_(calls) {}
   std::string name() const override { return "picky"; }
+  const ModelData& data() const override { return data_; }
   StepResult step(State& state, double h) override {
     ++*calls_;
     StepResult r;
@@ -32,6 +33,7 @@ class PickyStepper : public Stepper {
  private:
   double max_h_;
   int* calls_;
+  ModelData data_;
 };
 
 State start() { return State{VecX::Zero(1), VecX::Zero(1), 0.3}; }

@@ -11,6 +11,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/evaluation.hpp"
 #include "support/scene_file.hpp"
 
 namespace softsim {
@@ -25,7 +26,7 @@ Scene coarse_beam() {
 }
 
 double total_energy(const Model& model, const State& s) {
-  return kinetic_energy(model, s.v) + model.potential(s.x, AssemblyOutputs{});
+  return kinetic_energy(model, s.v) + test::potential(model, s.x, AssemblyOutputs{});
 }
 
 double equilibrium_potential(const Scene& scene) {
@@ -37,7 +38,7 @@ double equilibrium_potential(const Scene& scene) {
   State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
   const StepResult r = stepper->step(state, scene.dt);
   EXPECT_TRUE(r.converged) << r.failure;
-  return model.potential(state.x, AssemblyOutputs{});
+  return test::potential(model, state.x, AssemblyOutputs{});
 }
 
 // Remaining fraction of the oscillation energy after `seconds`.

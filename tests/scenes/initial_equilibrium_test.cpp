@@ -7,6 +7,7 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/evaluation.hpp"
 
 namespace softsim {
 namespace {
@@ -55,8 +56,8 @@ TEST(InitialEquilibrium, PressurisedBallStartsInflatedAndAtRest) {
   Model model = build_model(settled);
   // The rest shape is the same; only the positions at t = 0 differ.
   VecX g_rest = VecX::Zero(model.num_dofs()), g = VecX::Zero(model.num_dofs());
-  rest_model.potential(rest_model.rest_positions, AssemblyOutputs{&g_rest});
-  model.potential(model.rest_positions, AssemblyOutputs{&g});
+  test::potential(rest_model, rest_model.rest_positions, AssemblyOutputs{&g_rest});
+  test::potential(model, model.rest_positions, AssemblyOutputs{&g});
   const double pressure_force = g_rest.lpNorm<Eigen::Infinity>();
   std::printf("[ equilibrium ] largest nodal force at t = 0: %.3e N at rest shape, %.3e N settled; inflation %.3e m\n",
               pressure_force, g.lpNorm<Eigen::Infinity>(),

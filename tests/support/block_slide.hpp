@@ -11,6 +11,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "evaluation.hpp"
 
 namespace softsim::experiments {
 
@@ -75,10 +76,11 @@ inline double block_slide_equilibrium_gap(const std::string& contact = "barrier"
   for (const auto& e : model.energies())
     if (e->name() == "obstacle_barrier" || e->name() == "penalty_contact") barrier = e.get();
   const double weight = model.total_mass() * BlockSlide::kG * std::cos(BlockSlide::theta());
+  const test::Evaluation evaluation(model);
   auto normal_force = [&](double gap) {
     VecX x = model.rest_positions, grad = VecX::Zero(x.size());
     for (int i = 0; i < model.num_vertices(); ++i) x[3 * i + 1] += gap - g0;
-    barrier->evaluate(x, AssemblyOutputs{&grad, nullptr, 1.0, false});
+    barrier->evaluate(evaluation.ctx(), x, AssemblyOutputs{&grad, nullptr, 1.0, false});
     double f = 0;
     for (int i = 0; i < model.num_vertices(); ++i) f -= grad[3 * i + 1];
     return f;

@@ -47,11 +47,16 @@ std::unique_ptr<CavityModel> cavity_model(VolumeModel m, double kappa_atm) {
 
 const VolumeModel kModels[] = {VolumeModel::Quadratic, VolumeModel::IdealGas, VolumeModel::NearlyIncompressible};
 
-double energy(const VolumePenalty& t, const VecX& x) { return t.evaluate(x, AssemblyOutputs{}); }
+// The volume penalty keeps no data: evaluated with an empty context.
+const Stage kNoStage;
+const ModelData kNoData;
+const EvalContext kCtx{kNoStage, kNoData};
+
+double energy(const VolumePenalty& t, const VecX& x) { return t.evaluate(kCtx, x, AssemblyOutputs{}); }
 
 VecX gradient(const VolumePenalty& t, const VecX& x) {
   VecX g = VecX::Zero(x.size());
-  t.evaluate(x, AssemblyOutputs{&g, nullptr, 1.0, false});
+  t.evaluate(kCtx, x, AssemblyOutputs{&g, nullptr, 1.0, false});
   return g;
 }
 
@@ -75,7 +80,9 @@ TEST(VolumePenalty, MatrixFreeProductIsTheFullDenseHessian) {
     const VecX x = 0.93 * model.rest_positions + random_perturbation(model.num_dofs(), 0.01, 2);
     const VecX p = random_perturbation(model.num_dofs(), 1.0, 3);
     VecX jvp = VecX::Zero(x.size());
-    ASSERT_TRUE(c->term->gradient_jvp(x, p, 0.7, jvp));
+    const auto op = c->term->hessian_operator(kCtx, x);
+    ASSERT_TRUE(op);
+    op->add_product(p, 0.7, jvp);
     // The directional derivative of the gradient, by central differences (relative to the
     // dense product's size).
     const double h = 1e-6;
@@ -83,7 +90,7 @@ TEST(VolumePenalty, MatrixFreeProductIsTheFullDenseHessian) {
     EXPECT_LT(test::relative_error(jvp, VecX(0.7 * fd)), 1e-6);
     // The assembled (sparse) part is W' d2V: adding the rank-one W'' gV gV^T p gives the JVP.
     SparseMat H = model.layout().pattern();
-    c->term->evaluate(x, AssemblyOutputs{nullptr, &H, 0.7, false});
+    c->term->evaluate(kCtx, x, AssemblyOutputs{nullptr, &H, 0.7, false});
     const VecX gV = c->term->volume_gradient(x);
     const double V = c->term->volume(x);
     const VecX full = H * p + 0.7 * c->term->law().second_derivative(V) * gV.dot(p) * gV;
@@ -100,16 +107,16 @@ TEST(VolumePenalty, ProjectedAssemblyIsPositiveSemiDefinite) {
   const Model& model = c->model;
   const VecX x = 0.9 * model.rest_positions + random_perturbation(model.num_dofs(), 0.01, 4);
   SparseMat H = model.layout().pattern();
-  c->term->evaluate(x, AssemblyOutputs{nullptr, &H, 1.0, false});
+  c->term->evaluate(kCtx, x, AssemblyOutputs{nullptr, &H, 1.0, false});
   const Eigen::VectorXd lambda = Eigen::SelfAdjointEigenSolver<MatX>(MatX(H)).eigenvalues();
   EXPECT_LT(lambda.minCoeff(), -1e-3 * lambda.cwiseAbs().maxCoeff());
   SparseMat P = model.layout().pattern();
   VecX g = VecX::Zero(x.size());
-  c->term->evaluate(x, AssemblyOutputs{&g, &P, 1.0, true});
+  c->term->evaluate(kCtx, x, AssemblyOutputs{&g, &P, 1.0, true});
   EXPECT_EQ(MatX(P).norm(), 0.0);
   EXPECT_LT(test::relative_error(g, gradient(*c->term, x)), 1e-15);
   std::vector<RankOneHessian> dense;
-  c->term->rank_one_hessian(x, 0.5, dense);
+  c->term->rank_one_hessian(kCtx, x, 0.5, dense);
   ASSERT_EQ(dense.size(), 1u);
   EXPECT_NEAR(dense[0].coefficient, 0.5 * c->term->law().second_derivative(c->term->volume(x)), 1e-9);
   EXPECT_GT(dense[0].coefficient, 0.0);
@@ -122,7 +129,7 @@ TEST(VolumePenalty, StepFilterKeepsLogarithmicLawsDefined) {
     auto c = cavity_model(m, 1.0);
     const VecX x = c->model.rest_positions;
     const VecX p = -1.5 * x;  // through the centre: V(x + a p) = (1 - 1.5 a)^3 V(x)
-    const double alpha = c->term->max_step_fraction(x, p);
+    const double alpha = c->term->max_step_fraction(kCtx, x, p);
     if (m == VolumeModel::Quadratic) {
       EXPECT_EQ(alpha, 1.0);
     } else {

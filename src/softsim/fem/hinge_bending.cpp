@@ -84,7 +84,7 @@ void HingeBending::declare_stencils(HessianLayout& layout) {
   layout_ = &layout;
 }
 
-double HingeBending::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double HingeBending::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   using J12 = Jet<12>;
   return assemble_stencils<4, 3>(*layout_, set_, out, [&](int h, Eigen::Matrix<double, 12, 1>* grad,
                                                           Eigen::Matrix<double, 12, 12>* hess) {

@@ -21,7 +21,7 @@ void MassSpring<D>::declare_stencils(HessianLayout& layout) {
 }
 
 template <int D>
-double MassSpring<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   constexpr int N = 2 * D;
   return assemble_stencils<2, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
                                                           Eigen::Matrix<double, N, N>* hess) {
@@ -47,7 +47,12 @@ double MassSpring<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const 
 }
 
 template <int D>
-bool MassSpring<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+std::unique_ptr<HessianOperator> MassSpring<D>::hessian_operator(const EvalContext&, const VecX& x) const {
+  return std::make_unique<ForwardModeHessian<MassSpring<D>>>(*this, x);
+}
+
+template <int D>
+void MassSpring<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
   for (const auto& color : layout_->colors(set_)) {  // no two springs of a colour share a vertex
     parallel_for(color.size(), [&](std::size_t i) {
       const int e = color[i];
@@ -64,11 +69,10 @@ bool MassSpring<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, Ve
       }
     });
   }
-  return true;
 }
 
 template <int D>
-VecX MassSpring<D>::element_energy_density(const VecX& x) const {
+VecX MassSpring<D>::element_energy_density(const EvalContext&, const VecX& x) const {
   VecX density(edges_.rows());
   for (int e = 0; e < edges_.rows(); ++e) {
     const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);

@@ -13,10 +13,11 @@ class MassSpring : public Energy {
   MassSpring(const MatXi& edges, const MatX& rest, double stiffness);
   std::string name() const override { return "mass_spring"; }
   void declare_stencils(HessianLayout& layout) override;
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  VecX element_energy_density(const VecX& x) const override;
-  // Forward mode: the spring gradient evaluated on dual numbers x + eps p.
-  bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
+  std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
+  // Forward mode: out += weight * H(x) p, the spring gradient evaluated on dual numbers x + eps p.
+  void gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const;
 
  private:
   MatXi edges_;

@@ -15,30 +15,22 @@ class PenaltyMotion : public Energy {
   PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity, double limit,
                 double kappa, double tolerance);
   std::string name() const override { return "penalty_motion"; }
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  void begin_step(const VecX& x_start) override;
-  void set_time_step(double t, double h) override {
-    t_ = t;
-    h_ = h;
-  }
-  // A stage ending at t + c h pulls towards x^n + c h v (c = 1 after begin_step).
-  void set_stage_fraction(double c) override { fraction_ = c; }
-  bool stiffen_if_unmet(const VecX& x) override;
-  double stiffness() const { return kappa_; }
-  double max_target_error(const VecX& x) const;
+  // The stiffness kappa_M and the step's start positions and targets.
+  std::unique_ptr<TermData> make_data() const override;
+  // A stage ending at t0 + c h pulls towards x^n + c h v.
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  void begin_step(const StepContext& ctx, const VecX& x_start) const override;
+  bool after_solve(const StepContext& ctx, const VecX& x) const override;
+  double stiffness(const ModelData& data) const;
+  double max_target_error(const EvalContext& ctx, const VecX& x) const;
 
  private:
+  struct Targets;
   int dim_;
   std::vector<int> vertices_;
   std::vector<double> masses_;
   VecX velocity_;
   double limit_, kappa_, tolerance_;
-  double t_ = 0.0, h_ = 0.0;  // the current step's start time and size
-  std::vector<VecX> targets_, starts_;  // end-of-step targets and start-of-step positions
-  double fraction_ = 1.0;
-  VecX target(std::size_t i) const {
-    return fraction_ == 1.0 ? targets_[i] : VecX(starts_[i] + fraction_ * (targets_[i] - starts_[i]));
-  }
   const HessianLayout* layout_ = nullptr;
   void declare_stencils(HessianLayout& layout) override { layout_ = &layout; }
 };

@@ -53,7 +53,7 @@ void ShellMembrane::declare_stencils(HessianLayout& layout) {
   layout_ = &layout;
 }
 
-double ShellMembrane::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double ShellMembrane::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   using J9 = Jet<9>;
   return assemble_stencils<3, 3>(*layout_, set_, out, [&](int t, Eigen::Matrix<double, 9, 1>* grad,
                                                           Eigen::Matrix<double, 9, 9>* hess) {
@@ -87,7 +87,7 @@ double ShellMembrane::evaluate(const VecX& x, const AssemblyOutputs& out) const 
   });
 }
 
-VecX ShellMembrane::element_energy_density(const VecX& x) const {
+VecX ShellMembrane::element_energy_density(const EvalContext&, const VecX& x) const {
   VecX d(triangles_.rows());
   for (int t = 0; t < triangles_.rows(); ++t) {
     Eigen::Matrix<double, 3, 2> Ds;

@@ -19,8 +19,8 @@ class ShellMembrane : public Energy {
 
   std::string name() const override { return "shell_membrane(" + model_ + ")"; }
   void declare_stencils(HessianLayout& layout) override;
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  VecX element_energy_density(const VecX& x) const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   const std::vector<double>& rest_areas() const { return area_; }
 
  private:

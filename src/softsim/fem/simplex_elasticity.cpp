@@ -44,7 +44,24 @@ SimplexElasticity<D>::SimplexElasticity(const MatXi& elements, const MatX& rest,
     rest_inverse_[e] = Dm.inverse();
     volume_[e] = det / factorial(D);
   }
-  if (material_->uses_frozen_rotation()) frozen_rotation_.assign(m, MatD<D>::Identity());
+}
+
+template <int D>
+struct SimplexElasticity<D>::FrozenRotations : TermData {
+  std::vector<MatD<D>> R;
+};
+
+template <int D>
+std::unique_ptr<TermData> SimplexElasticity<D>::make_data() const {
+  if (!material_->uses_frozen_rotation()) return nullptr;
+  auto data = std::make_unique<FrozenRotations>();
+  data->R.assign(elements_.rows(), MatD<D>::Identity());
+  return data;
+}
+
+template <int D>
+const std::vector<MatD<D>>* SimplexElasticity<D>::frozen_rotations(const EvalContext& ctx) const {
+  return material_->uses_frozen_rotation() ? &ctx.data.of<FrozenRotations>(this).R : nullptr;
 }
 
 template <int D>
@@ -59,27 +76,28 @@ MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
 }
 
 template <int D>
-void SimplexElasticity<D>::begin_step(const VecX& x_start) {
-  jvp_tangents_.valid = false;
-  if (frozen_rotation_.empty()) return;
-  for (int e = 0; e < elements_.rows(); ++e) frozen_rotation_[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
+void SimplexElasticity<D>::begin_step(const StepContext& ctx, const VecX& x_start) const {
+  if (!material_->uses_frozen_rotation()) return;
+  std::vector<MatD<D>>& R = ctx.data.of<FrozenRotations>(this).R;
+  for (int e = 0; e < elements_.rows(); ++e) R[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
 }
 
 template <int D>
-double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   constexpr int N = K * D;
+  const std::vector<MatD<D>>* frozen = frozen_rotations(ctx);
   return assemble_stencils<K, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
                                                           Eigen::Matrix<double, N, N>* hess) {
     MatD<D> F = deformation_gradient(x, e);
-    const bool rotated = !frozen_rotation_.empty();
-    if (rotated) F = frozen_rotation_[e].transpose() * F;
+    const bool rotated = frozen != nullptr;
+    if (rotated) F = (*frozen)[e].transpose() * F;
     MatD<D> P;
     MatD<D * D> dPdF;
     const double psi = material_->evaluate(F, grad ? &P : nullptr, hess ? &dPdF : nullptr, out.project_psd);
     if (!grad && !hess) return volume_[e] * psi;
     if (rotated) {
       // F' = R^T F: P = R P', dP/dF = (I kron R) dP'/dF' (I kron R^T).
-      const MatD<D>& R = frozen_rotation_[e];
+      const MatD<D>& R = (*frozen)[e];
       if (grad) P = R * P;
       if (hess) {
         MatD<D * D> IR = MatD<D * D>::Zero();
@@ -121,53 +139,65 @@ double SimplexElasticity<D>::evaluate(const VecX& x, const AssemblyOutputs& out)
   });
 }
 
+// dP/dF per element at x (in the frozen frame for corotated models), then for each p the dual
+// part of W P G_a: dP = dP/dF : dF(p), with G_0 = -sum of Dm^-1's rows, G_a = row a - 1.
 template <int D>
-bool SimplexElasticity<D>::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
-  const bool rotated = !frozen_rotation_.empty();
-  JvpTangents& tangents = jvp_tangents_;
-  if (!tangents.valid || tangents.x.size() != x.size() || !(tangents.x.array() == x.array()).all()) {
-    tangents.dPdF.resize(elements_.rows());
-    parallel_for(elements_.rows(), [&](std::size_t i) {
+class SimplexElasticity<D>::TangentOperator : public HessianOperator {
+ public:
+  TangentOperator(const SimplexElasticity& term, const std::vector<MatD<D>>* frozen, const VecX& x)
+      : term_(term), frozen_(frozen), dPdF_(term.elements_.rows()) {
+    parallel_for(term.elements_.rows(), [&](std::size_t i) {
       const int e = static_cast<int>(i);
-      MatD<D> F = deformation_gradient(x, e);
-      if (rotated) F = frozen_rotation_[e].transpose() * F;
-      material_->evaluate(F, nullptr, &tangents.dPdF[e], false);
-    });
-    tangents.x = x;
-    tangents.valid = true;
-  }
-  for (const auto& color : layout_->colors(set_)) {  // no two elements of a colour share a vertex
-    parallel_for(color.size(), [&](std::size_t i) {
-      const int e = color[i];
-      MatD<D> dF = edge_matrix<D>(p, elements_, e) * rest_inverse_[e];
-      if (rotated) dF = frozen_rotation_[e].transpose() * dF;
-      const VecD<D * D> dP_vec = tangents.dPdF[e] * Eigen::Map<const VecD<D * D>>(dF.data());
-      MatD<D> dP = Eigen::Map<const MatD<D>>(dP_vec.data());
-      if (rotated) dP = frozen_rotation_[e] * dP;
-      const MatD<D>& Bi = rest_inverse_[e];
-      // Dual part of W P G_a, with G_0 = -sum of Dm^-1's rows, G_a = row a - 1.
-      const VecD<D> g0 = -dP * Bi.colwise().sum().transpose();
-      out.template segment<D>(elements_(e, 0) * D) += weight * volume_[e] * g0;
-      for (int a = 1; a <= D; ++a)
-        out.template segment<D>(elements_(e, a) * D) += weight * volume_[e] * (dP * Bi.row(a - 1).transpose());
+      MatD<D> F = term.deformation_gradient(x, e);
+      if (frozen_) F = (*frozen_)[e].transpose() * F;
+      term.material_->evaluate(F, nullptr, &dPdF_[e], false);
     });
   }
-  return true;
+
+  void add_product(const VecX& p, double weight, VecX& out) const override {
+    const SimplexElasticity& t = term_;
+    for (const auto& color : t.layout_->colors(t.set_)) {  // no two elements of a colour share a vertex
+      parallel_for(color.size(), [&](std::size_t i) {
+        const int e = color[i];
+        MatD<D> dF = edge_matrix<D>(p, t.elements_, e) * t.rest_inverse_[e];
+        if (frozen_) dF = (*frozen_)[e].transpose() * dF;
+        const VecD<D * D> dP_vec = dPdF_[e] * Eigen::Map<const VecD<D * D>>(dF.data());
+        MatD<D> dP = Eigen::Map<const MatD<D>>(dP_vec.data());
+        if (frozen_) dP = (*frozen_)[e] * dP;
+        const MatD<D>& Bi = t.rest_inverse_[e];
+        const VecD<D> g0 = -dP * Bi.colwise().sum().transpose();
+        out.template segment<D>(t.elements_(e, 0) * D) += weight * t.volume_[e] * g0;
+        for (int a = 1; a <= D; ++a)
+          out.template segment<D>(t.elements_(e, a) * D) += weight * t.volume_[e] * (dP * Bi.row(a - 1).transpose());
+      });
+    }
+  }
+
+ private:
+  const SimplexElasticity& term_;
+  const std::vector<MatD<D>>* frozen_;
+  std::vector<MatD<D * D>> dPdF_;
+};
+
+template <int D>
+std::unique_ptr<HessianOperator> SimplexElasticity<D>::hessian_operator(const EvalContext& ctx, const VecX& x) const {
+  return std::make_unique<TangentOperator>(*this, frozen_rotations(ctx), x);
 }
 
 template <int D>
-VecX SimplexElasticity<D>::element_energy_density(const VecX& x) const {
+VecX SimplexElasticity<D>::element_energy_density(const EvalContext& ctx, const VecX& x) const {
+  const std::vector<MatD<D>>* frozen = frozen_rotations(ctx);
   VecX density(elements_.rows());
   parallel_for(elements_.rows(), [&](std::size_t e) {
     MatD<D> F = deformation_gradient(x, static_cast<int>(e));
-    if (!frozen_rotation_.empty()) F = frozen_rotation_[e].transpose() * F;
+    if (frozen) F = (*frozen)[e].transpose() * F;
     density[e] = material_->energy_density(F);
   });
   return density;
 }
 
 template <int D>
-double SimplexElasticity<D>::max_step_fraction(const VecX& x, const VecX& p) const {
+double SimplexElasticity<D>::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
   // det(Ds + a dDs) = c0 + c1 a + ... + cD a^D; find the first a where it reaches 0.1 c0.
   if (!inversion_filter_) return 1.0;
   std::vector<double> limits(elements_.rows(), 1.0);

@@ -23,17 +23,20 @@ class SimplexElasticity : public Energy {
 
   std::string name() const override { return "elasticity(" + material_->name() + ")"; }
   void declare_stencils(HessianLayout& layout) override;
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  void begin_step(const VecX& x_start) override;
-  VecX element_energy_density(const VecX& x) const override;
+  // Corotated models: the element rotations frozen at the start of each step (identity before
+  // the first); other models keep no data.
+  std::unique_ptr<TermData> make_data() const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  void begin_step(const StepContext& ctx, const VecX& x_start) const override;
+  VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   // Forward mode through the element gradient W P(F) G: F is linear in x, so its dual part is
   // F(p); the stress primitive's JVP rule is dP = dP/dF : dF (the material's exact tangent).
-  // The primal part, dP/dF at x, is the same for every product at one x (all Krylov iterations
-  // of a Newton iteration): it is computed once per x and kept (D^4 doubles per element).
-  bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
+  // The primal part, dP/dF at x, is the same for every product at x: the operator computes it
+  // once (D^4 doubles per element) and applies it to every p.
+  std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
   // Inversion filter (book ch. 15): the largest alpha such that no element's volume falls below
   // 10% of its start-of-step value along x + alpha p.
-  double max_step_fraction(const VecX& x, const VecX& p) const override;
+  double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
 
   const std::vector<double>& rest_volumes() const { return volume_; }
   // The inversion filter is on by default; the scene's solver.inversion_filter turns it off.
@@ -48,16 +51,13 @@ class SimplexElasticity : public Energy {
   std::shared_ptr<const Material<D>> material_;
   std::vector<MatD<D>> rest_inverse_;  // Dm^-1
   std::vector<double> volume_;         // rest measure W_e
-  std::vector<MatD<D>> frozen_rotation_;  // corotated linear only: R^n per element
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
   bool inversion_filter_ = true;
-  struct JvpTangents {
-    bool valid = false;  // dropped by begin_step (the frozen rotations change)
-    VecX x;
-    std::vector<MatD<D * D>> dPdF;  // per element, in the frozen frame for corotated models
-  };
-  mutable JvpTangents jvp_tangents_;
+  struct FrozenRotations;
+  class TangentOperator;
+  // The frozen rotations R^n per element (corotated models), or null.
+  const std::vector<MatD<D>>* frozen_rotations(const EvalContext& ctx) const;
 };
 
 }  // namespace softsim

@@ -10,9 +10,10 @@ namespace softsim {
 
 class Bdf2Stepper : public Stepper {
  public:
-  Bdf2Stepper(Model& model, const StepperOptions& options) : stage_(model, options) {}
+  Bdf2Stepper(const Model& model, const StepperOptions& options) : stage_(model, options) {}
   std::string name() const override { return "bdf2"; }
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return stage_.data(); }
 
  private:
   StageSolver stage_;

@@ -4,7 +4,7 @@
 
 namespace softsim {
 
-DirkStepper::DirkStepper(Model& model, const StepperOptions& options, Method method)
+DirkStepper::DirkStepper(const Model& model, const StepperOptions& options, Method method)
     : stage_(model, options), method_(method) {}
 
 std::string DirkStepper::name() const {

@@ -19,9 +19,10 @@ namespace softsim {
 class DirkStepper : public Stepper {
  public:
   enum class Method { BackwardEuler, Trapezoidal, TrBdf2, Sdirk2 };
-  DirkStepper(Model& model, const StepperOptions& options, Method method);
+  DirkStepper(const Model& model, const StepperOptions& options, Method method);
   std::string name() const override;
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return stage_.data(); }
 
  private:
   StageSolver stage_;

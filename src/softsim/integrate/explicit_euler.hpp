@@ -7,12 +7,14 @@ namespace softsim {
 
 class ExplicitEulerStepper : public Stepper {
  public:
-  ExplicitEulerStepper(Model& model, bool symplectic);
+  ExplicitEulerStepper(const Model& model, bool symplectic);
   std::string name() const override { return symplectic_ ? "symplectic_euler" : "forward_euler"; }
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return data_; }
 
  private:
-  Model& model_;
+  const Model& model_;
+  ModelData data_;
   bool symplectic_;
   VecX inverse_lumped_mass_;
 };

@@ -31,7 +31,7 @@ StepResult GeneralizedAlphaStepper::step(State& state, double h) {
   VecX y = x0;
   stage_.solve(y, pred, c, ref, c * gamma / (beta * h), t0 + (1.0 - af) * h, beta * h * (1.0 - af) / gamma, result);
   VecX q1 = (y - af * x0) / (1.0 - af);
-  auto& model = stage_.model();
+  const Model& model = stage_.model();
   model.boundary.apply_positions(q1, model.rest_positions, t0 + h);
   VecX a1 = (q1 - Qp) / (beta * h * h);
   state.v = Vs + h * gamma * a1;

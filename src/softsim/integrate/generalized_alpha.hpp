@@ -25,10 +25,11 @@ struct AlphaParameters {
 
 class GeneralizedAlphaStepper : public Stepper {
  public:
-  GeneralizedAlphaStepper(Model& model, const StepperOptions& options, AlphaParameters params, std::string name)
+  GeneralizedAlphaStepper(const Model& model, const StepperOptions& options, AlphaParameters params, std::string name)
       : stage_(model, options), params_(params), name_(std::move(name)) {}
   std::string name() const override { return name_; }
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return stage_.data(); }
 
  private:
   StageSolver stage_;

@@ -5,8 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "softsim/integrate/rayleigh_damping.hpp"
 #include "softsim/solve/damped_newton.hpp"
 #include "softsim/solve/inexact_newton.hpp"
+#include "softsim/solve/projected_newton.hpp"
 
 namespace softsim {
 
@@ -38,16 +40,20 @@ class StageResidual : public ResidualProblem {
     objective_.rank_one_hessian(anchor_ + s_ * v, out);
   }
   // r = (1/s) grad E(anchor + s v) => J d = Hess E d: forward-mode, matrix-free.
-  bool jacobian_times(const VecX& v, const VecX& d, VecX& out) override {
-    VecX world = d;
-    objective_.expand(world);
-    if (!objective_.hessian_times(anchor_ + s_ * v, world, out)) return false;
-    objective_.reduce(out, nullptr);
-    return out.allFinite();
+  std::function<void(const VecX& d, VecX& out)> jacobian_operator(const VecX& v) override {
+    auto hessian = objective_.hessian_operator(anchor_ + s_ * v);
+    if (!hessian) return {};
+    return [this, hessian](const VecX& d, VecX& out) {
+      VecX world = d;
+      objective_.expand(world);
+      hessian(world, out);
+      objective_.reduce(out, nullptr);
+    };
   }
   double max_step_fraction(const VecX& v, const VecX& p) override {
     return objective_.max_step_fraction(anchor_ + s_ * v, s_ * p);
   }
+  bool end_iteration(const VecX& v) override { return objective_.end_iteration(anchor_ + s_ * v); }
 
  private:
   bool assemble(const VecX& v, SparseMat& J, bool project_psd) {
@@ -65,25 +71,14 @@ class StageResidual : public ResidualProblem {
   SparseMat J_;
 };
 
-// Model::begin_step gains (t, h) for time-dependent penalty targets in a concurrent change; call
-// that overload when it exists, the one-argument form otherwise.
-template <class M>
-auto begin_model_step(M& model, const VecX& x, double t, double h, int) -> decltype(model.begin_step(x, t, h)) {
-  return model.begin_step(x, t, h);
-}
-template <class M>
-void begin_model_step(M& model, const VecX& x, double, double, long) {
-  model.begin_step(x);
-}
-
 std::string direct_solver_name(const std::string& requested) {
   return requested == "umfpack" || requested == "lu" ? requested : "lu";
 }
 
 }  // namespace
 
-StageSolver::StageSolver(Model& model, const StepperOptions& options)
-    : model_(model), options_(options), objective_(model) {
+StageSolver::StageSolver(const Model& model, const StepperOptions& options)
+    : model_(model), data_(model), options_(options), objective_(model, data_) {
   solver_ = uses_residual_form(options) ? make_linear_solver(direct_solver_name(options.linear_solver), model.num_dofs())
                                         : make_linear_solver(options.linear_solver, model.num_dofs());
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
@@ -94,27 +89,14 @@ StageSolver::StageSolver(Model& model, const StepperOptions& options)
 }
 
 void StageSolver::begin_step(const VecX& x_start, double t, double h) {
-  begin_model_step(model_, x_start, t, h, 0);
-  objective_.freeze_damping_stiffness(x_start);
-  // D for force() is built on first use: steppers that never evaluate forces (backward Euler)
-  // pay nothing for it.
-  x_start_ = x_start;
-  damping_ready_ = false;
   t_start_ = t;
   h_ = h;
-}
-
-void StageSolver::build_damping() const {
-  damping_ = model_.layout().pattern();
-  if (model_.rayleigh_beta != 0.0) {
-    AssemblyOutputs out;
-    out.hessian = &damping_;
-    out.weight = model_.rayleigh_beta;
-    out.project_psd = true;
-    model_.potential(x_start_, out);
+  const Stage stage = Stage::step(t, h);
+  model_.begin_step(stage, data_, x_start);
+  if (has_damping_) {
+    damping_ = rayleigh_damping_matrix(model_, EvalContext{stage, data_}, x_start);
+    objective_.set_damping(&damping_);
   }
-  model_.add_mass_to(damping_, model_.rayleigh_alpha);
-  damping_ready_ = true;
 }
 
 VecX StageSolver::force(const VecX& q, const VecX& v) const {
@@ -122,23 +104,24 @@ VecX StageSolver::force(const VecX& q, const VecX& v) const {
   AssemblyOutputs out{&g, nullptr, 1.0, false};
   // Forces are evaluated at the step start t0 (a0 = M^-1 f(q^n, v^n)): time-dependent penalty
   // targets are at x^n there (stage fraction 0), not at their end-of-step positions (which made
-  // the penalty force kappa m h v, and a0, explode as kappa grew).
-  model_.set_stage_fraction(0.0);
-  // Terms that measure velocities through displacements (lagged friction) see v: the map
-  // v = (x - (q - h v)) / h evaluated at x = q (seed 003 eq. 27: f_lag(q^t, q^t, v^t)).
-  if (h_ > 0.0) model_.set_stage_velocity(q - h_ * v, 1.0 / h_);
-  model_.potential(q, out);
-  model_.set_stage_fraction(1.0);
-  VecX f = -g;
-  model_.add_velocity_forces(q, v, 0.0, 1.0, &f, nullptr);
-  if (has_damping_) {
-    if (!damping_ready_) build_damping();
-    f -= damping_ * v;
+  // the penalty force kappa m h v, and a0, explode as kappa grew). Terms that measure velocities
+  // through displacements (lagged friction) see v: the map v = (x - (q - h v)) / h evaluated at
+  // x = q (Larionov et al. 2022, eq. 27: f_lag(q^t, q^t, v^t)).
+  Stage stage = Stage::step(t_start_, h_);
+  stage.fraction = 0.0;
+  if (h_ > 0.0) {
+    stage.velocity_reference = q - h_ * v;
+    stage.velocity_scale = 1.0 / h_;
   }
+  const EvalContext ctx{stage, data_};
+  model_.potential(ctx, q, out);
+  VecX f = -g;
+  model_.add_velocity_forces(ctx, q, v, 0.0, 1.0, &f, nullptr);
+  if (has_damping_) f -= damping_ * v;
   return f;
 }
 
-VecX StageSolver::solve_mass(const VecX& f) const {
+VecX StageSolver::solve_mass(const VecX& f) {
   if (!mass_ready_) {  // factorised on first use (not needed by backward Euler)
     inverse_lumped_mass_ = model_.mass_times(VecX::Ones(model_.num_dofs())).cwiseInverse();
     auto ldlt = std::make_unique<Eigen::SimplicialLDLT<SparseMat>>(model_.mass_matrix());
@@ -156,7 +139,13 @@ VecX StageSolver::solve_mass(const VecX& f) const {
 
 void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref, double w_d, double t_stage,
                         double velocity_scale, StepResult& result) {
-  objective_.set_step(q_pred, 1.0, w, q_ref, w_d);
+  // Time-dependent penalty targets follow the stage: a stage ending at t0 + c h pulls towards
+  // x^n + c h v (the first TR-BDF2 stage ends at t0 + h/2, generalized-alpha's unknown lives at
+  // t0 + (1 - alpha_f) h).
+  Stage stage = Stage::step(t_start_, h_);
+  stage.fraction = h_ > 0.0 ? std::clamp((t_stage - t_start_) / h_, 0.0, 1.0) : 1.0;
+  if (std::abs(stage.fraction - 1.0) < 1e-9) stage.fraction = 1.0;  // end-of-step stages use the targets exactly
+  objective_.set_step(std::move(stage), q_pred, 1.0, w, q_ref, w_d);
   NewtonOptions newton = options_.newton;
   newton.step_scale = velocity_scale;
   if (options_.semi_implicit) {
@@ -166,20 +155,15 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   }
   model_.boundary.apply_positions(q, model_.rest_positions, t_stage);
   history_.clear();
-  // Time-dependent penalty targets follow the stage: a stage ending at t0 + c h pulls towards
-  // x^n + c h v (the first TR-BDF2 stage ends at t0 + h/2, generalized-alpha's unknown lives at
-  // t0 + (1 - alpha_f) h).
-  double fraction = h_ > 0.0 ? std::clamp((t_stage - t_start_) / h_, 0.0, 1.0) : 1.0;
-  if (std::abs(fraction - 1.0) < 1e-9) fraction = 1.0;  // end-of-step stages use the targets exactly
-  model_.set_stage_fraction(fraction);
-  // Penalty-driven motions (the book ch. 11) that missed their targets after a converged solve
-  // stiffen, and the stage is solved again from the current iterate (at most 30 times). This is
-  // the one place every implicit stage (BE, trapezoidal, BDF2, TR-BDF2, SDIRK2, Newmark,
+  // Terms that ask for it after a converged solve (penalty-driven motions that missed their
+  // targets, the book ch. 11; lagged friction's fixed-point passes; penalty contact's stiffness
+  // bump) have the stage solved again from the current iterate (at most 30 times). This is the
+  // one place every implicit stage (BE, trapezoidal, BDF2, TR-BDF2, SDIRK2, Newmark,
   // generalized-alpha; potential or residual form; semi-implicit too) goes through.
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
     if (!uses_residual_form(options_)) {
-      r = minimize(objective_, q, *solver_, newton, &history_);
+      r = projected_newton(objective_, q, *solver_, newton, &history_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
       // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant
@@ -190,7 +174,7 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
       if (!options_.semi_implicit && attempt == 0) {
         VecX guess = q_pred;
         model_.boundary.apply_positions(guess, model_.rest_positions, t_stage);
-        if (guess.allFinite() && model_.max_step_fraction(anchor, guess - anchor) >= 1.0)
+        if (guess.allFinite() && objective_.max_step_fraction(anchor, guess - anchor) >= 1.0)
           v = (guess - anchor) / velocity_scale;
       }
       StageResidual problem(objective_, anchor, velocity_scale);
@@ -209,9 +193,8 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
       r.failure.clear();
     }
     result.accumulate(r);
-    if (attempt >= kMaxPenaltyRetries || !result.converged || !model_.stiffen_unmet_penalties(q)) break;
+    if (attempt >= kMaxPenaltyRetries || !result.converged || !model_.after_solve(objective_.stage(), data_, q)) break;
   }
-  model_.set_stage_fraction(1.0);
 }
 
 void StageSolver::dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s,

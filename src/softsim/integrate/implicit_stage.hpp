@@ -15,26 +15,28 @@
 
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/integrate/stepper.hpp"
+#include "softsim/solve/linear_solver.hpp"
 
 namespace softsim {
 
 class StageSolver {
  public:
   static constexpr int kMaxPenaltyRetries = 30;
-  StageSolver(Model& model, const StepperOptions& options);
+  StageSolver(const Model& model, const StepperOptions& options);
 
-  // Call once per step before anything else: begins the model's step and freezes D.
+  // Call once per step before anything else: begins the model's step (its terms' step hooks on
+  // the run's data) and freezes D.
   void begin_step(const VecX& x_start, double t = 0.0, double h = 0.0);
   // f(q, v) = -grad P(q) - D v (elastic + external + Rayleigh with the frozen D), at the step's
   // start time (time-dependent penalty targets at stage fraction 0).
   VecX force(const VecX& q, const VecX& v) const;
   // M^{-1} f with zero along constrained (fixed, slip) directions.
-  VecX solve_mass(const VecX& f) const;  // projected onto the unconstrained directions
-  VecX acceleration(const VecX& q, const VecX& v) const { return solve_mass(force(q, v)); }
+  VecX solve_mass(const VecX& f);  // projected onto the unconstrained directions
+  VecX acceleration(const VecX& q, const VecX& v) { return solve_mass(force(q, v)); }
 
-  // Solves (*) for q. Penalty-driven motions that miss their targets after a converged solve
-  // stiffen (Model::stiffen_unmet_penalties) and the stage is solved again from the current
-  // iterate, at most kMaxPenaltyRetries times; their targets follow the stage time (fraction
+  // Solves (*) for q. Terms that ask for it after a converged solve (penalty-driven motions
+  // that missed their targets stiffen; Model::after_solve) have the stage solved again from the
+  // current iterate, at most kMaxPenaltyRetries times; their targets follow the stage time (fraction
   // (t_stage - t0) / h of the step). q enters as the start-of-step positions (the start guess); t_stage is the
   // time of the stage (for prescribed positions); velocity_scale s relates q to the stage velocity
   // (dq = s dv), used for the convergence test ||dv||_inf < tolerance and by the residual form.
@@ -48,25 +50,26 @@ class StageSolver {
   void dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s, VecX& v_s,
                   StepResult& result);
 
-  Model& model() { return model_; }
+  const Model& model() const { return model_; }
+  // The run's data: every term's adaptive and lagged data (model_data.hpp).
+  const ModelData& data() const { return data_; }
   // Residual norms ||r_k|| of the last residual-form solve, or the reduced gradient norms
   // ||g_k|| of the last projected-Newton solve (one per iterate).
   const std::vector<double>& last_history() const { return history_; }
 
  private:
-  Model& model_;
+  const Model& model_;
+  ModelData data_;
   StepperOptions options_;
   IncrementalPotential objective_;
   std::unique_ptr<LinearSolver> solver_;
-  void build_damping() const;
-  VecX x_start_;
   double t_start_ = 0.0, h_ = 0.0;  // of the current step
-  mutable SparseMat damping_;  // alpha M + beta K(x^n), built on first use
-  mutable bool damping_ready_ = false;
+  SparseMat damping_;  // alpha M + beta K(x^n), frozen at the step start
   bool has_damping_ = false;
-  mutable std::unique_ptr<Eigen::SimplicialLDLT<SparseMat>> mass_ldlt_;
-  mutable VecX inverse_lumped_mass_;
-  mutable bool mass_ready_ = false;
+  // M's factorization for solve_mass, made on first use (backward Euler never needs it).
+  std::unique_ptr<Eigen::SimplicialLDLT<SparseMat>> mass_ldlt_;
+  VecX inverse_lumped_mass_;
+  bool mass_ready_ = false;
   std::vector<double> history_;
 };
 

@@ -2,32 +2,24 @@
 
 namespace softsim {
 
-IncrementalPotential::IncrementalPotential(Model& model) : model_(model) {
-  has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
-}
+IncrementalPotential::IncrementalPotential(const Model& model, ModelData& data) : model_(model), data_(data) {}
 
-void IncrementalPotential::set_step(const VecX& predictor, double inertia_weight, double potential_weight,
+void IncrementalPotential::set_step(Stage stage, const VecX& predictor, double inertia_weight, double potential_weight,
                                     const VecX& damping_reference, double damping_weight) {
   predictor_ = predictor;
   inertia_weight_ = inertia_weight;
   potential_weight_ = potential_weight;
   damping_reference_ = damping_reference;
-  damping_weight_ = has_damping_ ? damping_weight : 0.0;
+  const bool damped = model_.rayleigh_alpha != 0.0 || model_.rayleigh_beta != 0.0;
+  damping_weight_ = damped ? damping_weight : 0.0;
   velocity_scale_ = potential_weight != 0.0 ? damping_weight / potential_weight : 0.0;
-  if (velocity_scale_ > 0.0) model_.set_stage_velocity(damping_reference_, velocity_scale_);
-}
-
-void IncrementalPotential::freeze_damping_stiffness(const VecX& x_start) {
-  if (!has_damping_) return;
-  damping_ = model_.layout().pattern();
-  if (model_.rayleigh_beta != 0.0) {
-    AssemblyOutputs out;
-    out.hessian = &damping_;
-    out.weight = model_.rayleigh_beta;
-    out.project_psd = true;
-    model_.potential(x_start, out);
+  stage.velocity_reference.resize(0);
+  stage.velocity_scale = 0.0;
+  if (velocity_scale_ > 0.0) {
+    stage.velocity_reference = damping_reference_;
+    stage.velocity_scale = velocity_scale_;
   }
-  model_.add_mass_to(damping_, model_.rayleigh_alpha);
+  stage_ = std::move(stage);
 }
 
 double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
@@ -38,7 +30,8 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
   }
   std::vector<Triplet> dynamic;
   AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd, hessian ? &dynamic : nullptr};
-  double E = model_.potential(x, out);
+  const EvalContext ctx = context();
+  double E = model_.potential(ctx, x, out);
   if (inertia_weight_ != 0.0) {
     const VecX dx = x - predictor_;
     const VecX Mdx = model_.mass_times(dx);
@@ -48,18 +41,19 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
   }
   if (damping_weight_ != 0.0) {
     const VecX dx = x - damping_reference_;
-    const VecX Ddx = damping_ * dx;
+    const VecX Ddx = *damping_ * dx;
     E += 0.5 * damping_weight_ * dx.dot(Ddx);
     if (gradient) *gradient += damping_weight_ * Ddx;
     if (hessian) {
       double* dst = hessian->valuePtr();
-      const double* src = damping_.valuePtr();
-      for (Eigen::Index i = 0; i < damping_.nonZeros(); ++i) dst[i] += damping_weight_ * src[i];
+      const double* src = damping_->valuePtr();
+      for (Eigen::Index i = 0; i < damping_->nonZeros(); ++i) dst[i] += damping_weight_ * src[i];
     }
   }
   if (model_.has_velocity_forces() && (gradient || hessian)) {
-    // grad += w (-f), "Hessian" += w (-(df/dx + c df/dv)): the stage residual of seed 003 eq. 23.
-    model_.add_velocity_forces(x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
+    // grad += w (-f), "Hessian" += w (-(df/dx + c df/dv)): the stage residual of Larionov et
+    // al. 2022, eq. 23.
+    model_.add_velocity_forces(ctx, x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
                                hessian ? &dynamic : nullptr);
   }
   if (hessian && !dynamic.empty()) {
@@ -71,19 +65,27 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
   return E;
 }
 
-bool IncrementalPotential::hessian_times(const VecX& x, const VecX& p, VecX& out) {
-  out = VecX::Zero(x.size());
-  model_.potential_hessian_times(x, p, potential_weight_, out);
-  if (model_.has_velocity_forces())
-    model_.velocity_forces_jacobian_times(x, stage_velocity(x), velocity_scale_, p, -potential_weight_, out);
-  if (inertia_weight_ != 0.0) out += inertia_weight_ * model_.mass_times(p);
-  if (damping_weight_ != 0.0) out += damping_weight_ * (damping_ * p);
-  return true;
+double IncrementalPotential::max_step_fraction(const VecX& x, const VecX& p) {
+  return model_.max_step_fraction(context(), x, p);
+}
+
+std::function<void(const VecX& p, VecX& out)> IncrementalPotential::hessian_operator(const VecX& x) {
+  const EvalContext ctx = context();
+  std::shared_ptr<const HessianOperator> potential = model_.potential_hessian(ctx, x);
+  const VecX v = model_.has_velocity_forces() ? stage_velocity(x) : VecX();
+  return [this, potential, x, v](const VecX& p, VecX& out) {
+    out = VecX::Zero(x.size());
+    potential->add_product(p, potential_weight_, out);
+    if (model_.has_velocity_forces())
+      model_.velocity_forces_jacobian_times(context(), x, v, velocity_scale_, p, -potential_weight_, out);
+    if (inertia_weight_ != 0.0) out += inertia_weight_ * model_.mass_times(p);
+    if (damping_weight_ != 0.0) out += damping_weight_ * (*damping_ * p);
+  };
 }
 
 void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) {
   out.clear();
-  model_.rank_one_hessian(x, potential_weight_, out);
+  model_.rank_one_hessian(context(), x, potential_weight_, out);
   for (RankOneHessian& term : out) model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The incremental potential of one implicit step (seed 000 eq. 14-15; the book ch. 2):
+// The incremental potential of one implicit solve (Ascher et al. 2022, eqs. 14-15; the book ch. 2):
 //   E(x) = 1/2 (x - x_pred)^T M (x - x_pred) + w P(x) + w_d/2 (x - x_ref)^T D (x - x_ref)
 // with the predictor x_pred and weight w chosen by the integrator (BE: x_pred = x^n + h v^n,
 // w = h^2) and Rayleigh damping D = alpha M + beta K(x^n) frozen at the step start (w_d = h for
@@ -8,6 +8,8 @@
 // to the gradient and their non-symmetric Jacobian to the "Hessian", with the stage velocity
 // v(x) = (w_d / w)(x - x_ref) (BE: (x - x^n)/h). They have no energy, so the value E ignores
 // them: only the residual form (root finding on the gradient) may be used with them.
+// The model is evaluated with the solve's Stage (its velocity map is that v(x)) and the run's
+// ModelData, which end_iteration lets the adaptive terms update.
 #include "softsim/model/model.hpp"
 #include "softsim/solve/objective.hpp"
 
@@ -15,32 +17,36 @@ namespace softsim {
 
 class IncrementalPotential : public Objective {
  public:
-  explicit IncrementalPotential(Model& model);
+  IncrementalPotential(const Model& model, ModelData& data);
 
-  // Configures the step problem. damping_weight = 0 disables damping.
-  void set_step(const VecX& predictor, double inertia_weight, double potential_weight, const VecX& damping_reference,
-                double damping_weight);
-  // Rebuilds the frozen damping stiffness K(x^n) (PSD-projected so the damping dissipates).
-  void freeze_damping_stiffness(const VecX& x_start);
+  // Configures the solve: the stage's time (t0, h, fraction) and the weights; the stage's
+  // velocity map follows from them. damping_weight = 0 disables damping.
+  void set_step(Stage stage, const VecX& predictor, double inertia_weight, double potential_weight,
+                const VecX& damping_reference, double damping_weight);
+  // The frozen damping matrix alpha M + beta K(x^n) (rayleigh_damping.hpp), or null.
+  void set_damping(const SparseMat* damping) { damping_ = damping; }
+  const Stage& stage() const { return stage_; }
+  EvalContext context() const { return {stage_, data_}; }
 
   double evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) override;
   const SparseMat& hessian_pattern() const override { return model_.layout().pattern(); }
-  double max_step_fraction(const VecX& x, const VecX& p) override { return model_.max_step_fraction(x, p); }
+  double max_step_fraction(const VecX& x, const VecX& p) override;
   void reduce(VecX& gradient, SparseMat* hessian) const override;
-  // (inertia M + w Hess P + w_d D) p, the potential part by forward-mode JVPs.
-  bool hessian_times(const VecX& x, const VecX& p, VecX& out) override;
+  // (inertia M + w Hess P + w_d D) p, the potential part by the terms' Hessian operators.
+  std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& x) override;
   void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) override;
   void expand(VecX& step) const override { model_.boundary.expand_step(step); }
-  void end_iteration(const VecX& x) override { model_.end_iteration(x); }
+  bool end_iteration(const VecX& x) override { return model_.end_iteration(stage_, data_, x); }
 
  private:
-  Model& model_;
+  const Model& model_;
+  ModelData& data_;
+  Stage stage_;
   VecX predictor_, damping_reference_;
   double inertia_weight_ = 1.0, potential_weight_ = 1.0, damping_weight_ = 0.0;
   double velocity_scale_ = 0.0;  // c in v(x) = c (x - x_ref)
   VecX stage_velocity(const VecX& x) const { return velocity_scale_ * (x - damping_reference_); }
-  SparseMat damping_;  // alpha M + beta K(x^n), layout pattern
-  bool has_damping_ = false;
+  const SparseMat* damping_ = nullptr;  // alpha M + beta K(x^n), layout pattern
 };
 
 }  // namespace softsim

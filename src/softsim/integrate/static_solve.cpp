@@ -1,13 +1,18 @@
 #include "softsim/integrate/static_solve.hpp"
 
+#include "softsim/solve/projected_newton.hpp"
+
 namespace softsim {
 
-StaticStepper::StaticStepper(Model& model, const StepperOptions& options)
-    : model_(model), options_(options), objective_(model), solver_(make_linear_solver(options.linear_solver, model.num_dofs())) {}
+StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
+    : model_(model), data_(model), options_(options), objective_(model, data_),
+      solver_(make_linear_solver(options.linear_solver, model.num_dofs())) {}
 
 StepResult StaticStepper::step(State& state, double h) {
-  model_.begin_step(state.x);
-  objective_.set_step(state.x, 0.0, 1.0, state.x, 0.0);
+  // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest).
+  const Stage stage = Stage::step(0.0, 0.0);
+  model_.begin_step(stage, data_, state.x);
+  objective_.set_step(stage, state.x, 0.0, 1.0, state.x, 0.0);
   VecX x = state.x;
   model_.boundary.apply_positions(x, model_.rest_positions, state.t + h);
   // Without inertia the Newton step is a displacement: converge on it relative to the model's
@@ -18,7 +23,7 @@ StepResult StaticStepper::step(State& state, double h) {
   newton.step_scale = 1.0;
   newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
   StepResult result;
-  result.accumulate(minimize(objective_, x, *solver_, newton));
+  result.accumulate(projected_newton(objective_, x, *solver_, newton));
   state.v.setZero();
   state.x = std::move(x);
   state.t += h;

@@ -3,17 +3,20 @@
 // the step's end time; velocities are set to zero.
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/integrate/stepper.hpp"
+#include "softsim/solve/linear_solver.hpp"
 
 namespace softsim {
 
 class StaticStepper : public Stepper {
  public:
-  StaticStepper(Model& model, const StepperOptions& options);
+  StaticStepper(const Model& model, const StepperOptions& options);
   std::string name() const override { return "static"; }
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return data_; }
 
  private:
-  Model& model_;
+  const Model& model_;
+  ModelData data_;
   StepperOptions options_;
   IncrementalPotential objective_;
   std::unique_ptr<LinearSolver> solver_;

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "softsim/integrate/backward_euler.hpp"
 #include "softsim/integrate/bdf2.hpp"
 #include "softsim/integrate/dirk.hpp"
 #include "softsim/integrate/generalized_alpha.hpp"
@@ -42,15 +41,9 @@ const std::vector<std::string>& stepper_names() {
 
 namespace {
 
-std::unique_ptr<Stepper> make_plain_stepper(Model& model, const StepperOptions& options) {
+std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOptions& options) {
   using M = DirkStepper::Method;
-  const bool generic = options.semi_implicit || uses_residual_form(options);
-  if (options.type == "backward_euler") {
-    // The dedicated stepper for the default (fully implicit, potential form); the generic stage
-    // machinery for the semi-implicit variant (SI) and the residual form.
-    if (generic) return std::make_unique<DirkStepper>(model, options, M::BackwardEuler);
-    return std::make_unique<BackwardEulerStepper>(model, options);
-  }
+  if (options.type == "backward_euler") return std::make_unique<DirkStepper>(model, options, M::BackwardEuler);
   if (options.type == "trapezoidal") return std::make_unique<DirkStepper>(model, options, M::Trapezoidal);
   if (options.type == "tr_bdf2") return std::make_unique<DirkStepper>(model, options, M::TrBdf2);
   if (options.type == "sdirk2") return std::make_unique<DirkStepper>(model, options, M::Sdirk2);
@@ -69,7 +62,7 @@ std::unique_ptr<Stepper> make_plain_stepper(Model& model, const StepperOptions& 
 
 }  // namespace
 
-std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& options) {
+std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options) {
   std::unique_ptr<Stepper> stepper = make_plain_stepper(model, options);
   // One-step methods only: BDF2 and generalized-alpha / Newmark carry state between steps that a
   // retry would have to restore; the semi-implicit variants accept their one iteration anyway.

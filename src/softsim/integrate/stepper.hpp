@@ -6,7 +6,7 @@
 
 #include "softsim/model/model.hpp"
 #include "softsim/model/state.hpp"
-#include "softsim/solve/newton.hpp"
+#include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
 
@@ -30,6 +30,9 @@ class Stepper {
   virtual std::string name() const = 0;
   // Advances state from t to t + h (state.t is updated).
   virtual StepResult step(State& state, double h) = 0;
+  // What the run wrote besides the state: every term's adaptive and lagged data (the barrier
+  // stiffness, frozen friction contacts, corotated rotations), for outputs and inspection.
+  virtual const ModelData& data() const = 0;
 };
 
 struct StepperOptions {
@@ -53,7 +56,7 @@ struct StepperOptions {
 };
 
 // Throws std::invalid_argument for unknown types.
-std::unique_ptr<Stepper> make_stepper(Model& model, const StepperOptions& options);
+std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options);
 const std::vector<std::string>& stepper_names();
 
 // Kinetic energy 1/2 v^T M v.

@@ -22,6 +22,7 @@ class SubdividingStepper : public Stepper {
   // result.substeps counts the steps actually taken (1 when the first attempt converged), and
   // the Newton counts and timings include the failed attempts.
   StepResult step(State& state, double h) override;
+  const ModelData& data() const override { return inner_->data(); }
 
  private:
   StepResult halves(State& state, double h, int depth);

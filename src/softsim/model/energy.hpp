@@ -1,15 +1,23 @@
 #pragma once
-// A potential energy term E(x) of the model (elasticity, springs, gravity, penalties, ...).
+// A potential energy term E(x) of the model (elasticity, springs, gravity, contact barriers,
+// penalties, lagged friction). A term is physics and stays constant during a run: what it
+// adapts or freezes lives in its TermData, which the stepper owns (model_data.hpp) and passes in
+// with the stage being solved (stage.hpp).
 // evaluate() returns weight * E(x) and accumulates weight * gradient and weight * Hessian into the
 // outputs that are non-null; value, gradient and Hessian come from one code path, so the code the
 // finite-difference tests check is the code production runs.
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "softsim/core/hessian_layout.hpp"
 #include "softsim/core/stencil_assembly.hpp"
 #include "softsim/core/types.hpp"
+#include "softsim/model/hessian_operator.hpp"
+#include "softsim/model/model_data.hpp"
+#include "softsim/model/stage.hpp"
 
 namespace softsim {
 
@@ -20,44 +28,62 @@ struct RankOneHessian {
   VecX u;
 };
 
+// What an evaluation reads besides the positions.
+struct EvalContext {
+  const Stage& stage;
+  const ModelData& data;
+};
+
+// What a step hook receives besides the positions: the stage, the run's data to update, and the
+// gradient at those positions of the model's potential without the hooked term (external forces'
+// work included), computed only when asked for (a contact balances its stiffness against it when
+// contact appears).
+struct StepContext {
+  const Stage& stage;
+  ModelData& data;
+  const std::function<VecX()>& other_gradient;
+  EvalContext eval() const { return {stage, data}; }
+};
+
 class Energy {
  public:
   virtual ~Energy() = default;
   virtual std::string name() const = 0;
   // Registers the term's fixed-topology stencils (called once, before the layout is finalized).
   virtual void declare_stencils(HessianLayout& layout) {}
-  virtual double evaluate(const VecX& x, const AssemblyOutputs& out) const = 0;
-  // Called at the start of each time step with the state there (frozen rotations, lagged terms).
-  virtual void begin_step(const VecX& x_start) {}
-  // Called before begin_step with the step's start time and size (time-dependent targets).
-  virtual void set_time_step(double t, double h) {}
-  // Multi-stage implicit integrators: the next solve is a stage ending at t + c h, c in (0, 1]
-  // (e.g. 1/2 for the first TR-BDF2 stage); time-dependent targets interpolate to it. begin_step
-  // resets c to 1.
-  virtual void set_stage_fraction(double c) {}
-  // The next solve's velocity is v = scale (x - reference) (BE: (x - x^n)/h; a DIRK stage of
-  // length k: (x - Q)/k): terms that measure velocities (lagged friction) use it.
-  virtual void set_stage_velocity(const VecX& reference, double scale) {}
-  // Called after every accepted Newton iterate (adaptive parameters such as the barrier
-  // stiffness); the objective's value may change, so the solver re-evaluates it.
-  virtual void end_iteration(const VecX& x) {}
-  // Called after a step's solve converged: a penalty term whose constraint is still unmet
-  // stiffens itself and returns true to ask for the step to be solved again.
-  virtual bool stiffen_if_unmet(const VecX& x) { return false; }
-  // Matrix-free Hessian-vector product by forward-mode AD: adds weight * H(x) p to out, i.e.
-  // the derivative of the gradient along p. Returns false when the term does not provide it
-  // (the model then multiplies by the term's assembled Hessian).
-  virtual bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const { return false; }
+  // The data this term keeps during a run (null: none). Made once per ModelData.
+  virtual std::unique_ptr<TermData> make_data() const { return nullptr; }
+
+  virtual double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const = 0;
+  // The unprojected Hessian at x as an operator of forward-mode products (null: the term has
+  // none, and the model multiplies by the term's assembled Hessian instead).
+  virtual std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const {
+    return nullptr;
+  }
   // Appends the dense rank-one parts of weight * Hessian that evaluate() does not assemble;
   // direct Newton solves add them by Sherman-Morrison-Woodbury (solve/rank_one_update.hpp).
-  virtual void rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {}
+  virtual void rank_one_hessian(const EvalContext& ctx, const VecX& x, double weight,
+                                std::vector<RankOneHessian>& out) const {}
   // Per-element energy density for output (empty when the term has no elements).
-  virtual VecX element_energy_density(const VecX& x) const { return {}; }
+  virtual VecX element_energy_density(const EvalContext& ctx, const VecX& x) const { return {}; }
   // Smallest distance between contact primitives this term watches (+infinity when none).
   virtual double min_contact_distance(const VecX& x) const { return HUGE_VAL; }
   // Largest fraction alpha in (0, 1] of the step p from x such that the term stays valid
-  // (e.g. no element inverts). 1 when the term imposes no limit.
-  virtual double max_step_fraction(const VecX& x, const VecX& p) const { return 1.0; }
+  // (e.g. no element inverts, no contact pair crosses). 1 when the term imposes no limit.
+  virtual double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const { return 1.0; }
+
+  // Step hooks, in the order a step calls them:
+  // at the start of each step, at its start positions (freeze lagged data, adapt stiffness);
+  virtual void begin_step(const StepContext& ctx, const VecX& x_start) const {}
+  // after every accepted Newton iterate; true when the term changed its value there (the barrier
+  // stiffness), so the solver evaluates again;
+  virtual bool end_iteration(const StepContext& ctx, const VecX& x) const { return false; }
+  // after a solve converged; true asks for the solve to be repeated from x (a penalty whose
+  // constraint is unmet stiffens, lagged friction freezes its contacts again).
+  virtual bool after_solve(const StepContext& ctx, const VecX& x) const { return false; }
+  // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
+  // been added to the model before it, so that their hooks run first (Model::add_energy checks).
+  virtual std::vector<const Energy*> reads_data_of() const { return {}; }
 };
 
 }  // namespace softsim

@@ -1,5 +1,7 @@
 #include "softsim/model/model.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace softsim {
@@ -20,24 +22,31 @@ void Model::add_lumped_mass(int vertex, double mass) { lumped_[vertex] += mass; 
 
 void Model::add_mass_triplet(int row, int col, double value) { mass_triplets_.emplace_back(row, col, value); }
 
+namespace {
+
+// Terms read the data only of terms added before them, whose hooks therefore run first.
+template <class Term>
+void check_reads(const Term& term, const std::vector<std::unique_ptr<Energy>>& energies) {
+  for (const Energy* read : term.reads_data_of()) {
+    const bool before = std::any_of(energies.begin(), energies.end(), [&](const auto& e) { return e.get() == read; });
+    if (!before)
+      throw std::logic_error("Model: '" + term.name() + "' reads the data of a term that is not in the model before it");
+  }
+}
+
+}  // namespace
+
 int Model::add_energy(std::unique_ptr<Energy> term) {
+  if (finalized()) throw std::logic_error("Model: add_energy after finalize");
+  check_reads(*term, energies_);
   energies_.push_back(std::move(term));
   return static_cast<int>(energies_.size()) - 1;
 }
 
 int Model::add_force(std::unique_ptr<VelocityForce> force) {
+  check_reads(*force, energies_);
   forces_.push_back(std::move(force));
   return static_cast<int>(forces_.size()) - 1;
-}
-
-void Model::add_velocity_forces(const VecX& q, const VecX& v, double c, double weight, VecX* force,
-                                std::vector<Triplet>* jacobian) const {
-  for (const auto& f : forces_) f->add_force(q, v, c, weight, force, jacobian);
-}
-
-void Model::velocity_forces_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
-                                           VecX& out) const {
-  for (const auto& f : forces_) f->add_jacobian_times(q, v, c, p, weight, out);
 }
 
 std::vector<double> Model::vertex_masses() const {
@@ -87,80 +96,101 @@ void Model::finalize() {
   }
 }
 
-double Model::potential(const VecX& x, const AssemblyOutputs& out) const {
+double Model::potential(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   double total = -out.weight * x.dot(external_force_);
   if (out.gradient) *out.gradient -= out.weight * external_force_;
-  for (const auto& term : energies_) total += term->evaluate(x, out);
+  for (const auto& term : energies_) total += term->evaluate(ctx, x, out);
   return total;
 }
 
-void Model::potential_hessian_times(const VecX& x, const VecX& p, double weight, VecX& out) const {
+namespace {
+
+// The terms' operators in term order, then the summed assembled Hessian of the terms without
+// one (assembled at weight 1: each term is linear in its weight, so the product is scaled).
+class PotentialHessian : public HessianOperator {
+ public:
+  std::vector<std::unique_ptr<HessianOperator>> operators;
+  SparseMat assembled;
+  bool has_assembled = false;
+  void add_product(const VecX& p, double weight, VecX& out) const override {
+    for (const auto& op : operators) op->add_product(p, weight, out);
+    if (has_assembled) out.noalias() += weight * (assembled * p);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<HessianOperator> Model::potential_hessian(const EvalContext& ctx, const VecX& x) const {
+  auto op = std::make_unique<PotentialHessian>();
   std::vector<int> assembled;
-  for (std::size_t k = 0; k < energies_.size(); ++k)
-    if (!energies_[k]->gradient_jvp(x, p, weight, out)) assembled.push_back(static_cast<int>(k));
-  if (assembled.empty()) return;
-  AssembledProductHessian& cache = product_hessian_;
-  const bool same_point = cache.valid && cache.terms == assembled && cache.x.size() == x.size() &&
-                          (cache.x.array() == x.array()).all();
-  if (!same_point) {
-    // Each term is linear in the weight: assemble once at weight 1, scale the product.
+  for (std::size_t k = 0; k < energies_.size(); ++k) {
+    if (auto term_op = energies_[k]->hessian_operator(ctx, x)) op->operators.push_back(std::move(term_op));
+    else assembled.push_back(static_cast<int>(k));
+  }
+  if (!assembled.empty()) {
     SparseMat H = layout_.pattern();
     std::vector<Triplet> dynamic;
-    for (int k : assembled) energies_[k]->evaluate(x, AssemblyOutputs{nullptr, &H, 1.0, false, &dynamic});
+    for (int k : assembled) energies_[k]->evaluate(ctx, x, AssemblyOutputs{nullptr, &H, 1.0, false, &dynamic});
     SparseMat D(H.rows(), H.cols());
     D.setFromTriplets(dynamic.begin(), dynamic.end());
-    cache.H = H + D;
-    cache.H.prune([](Eigen::Index, Eigen::Index, double value) { return value != 0.0; });
-    cache.x = x;
-    cache.terms = std::move(assembled);
-    cache.valid = true;
-    ++cache.assemblies;
+    op->assembled = H + D;
+    op->assembled.prune([](Eigen::Index, Eigen::Index, double value) { return value != 0.0; });
+    op->has_assembled = true;
   }
-  out.noalias() += weight * (cache.H * p);
+  return op;
 }
 
-void Model::rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {
-  for (const auto& term : energies_) term->rank_one_hessian(x, weight, out);
+void Model::rank_one_hessian(const EvalContext& ctx, const VecX& x, double weight,
+                             std::vector<RankOneHessian>& out) const {
+  for (const auto& term : energies_) term->rank_one_hessian(ctx, x, weight, out);
 }
 
-void Model::begin_step(const VecX& x_start, double t, double h) {
-  product_hessian_.valid = false;
-  for (auto& term : energies_) {
-    term->set_time_step(t, h);
-    term->begin_step(x_start);
-  }
-  for (auto& force : forces_) {
-    force->set_time_step(t, h);
-    force->begin_step(x_start);
-  }
-}
-
-void Model::set_stage_fraction(double c) {
-  product_hessian_.valid = false;
-  for (auto& term : energies_) term->set_stage_fraction(c);
-}
-
-void Model::set_stage_velocity(const VecX& reference, double scale) {
-  product_hessian_.valid = false;
-  for (auto& term : energies_) term->set_stage_velocity(reference, scale);
-}
-
-void Model::end_iteration(const VecX& x) {
-  product_hessian_.valid = false;
-  for (auto& term : energies_) term->end_iteration(x);
-}
-
-bool Model::stiffen_unmet_penalties(const VecX& x) {
-  product_hessian_.valid = false;
+template <class Hook>
+bool Model::run_hook(const Stage& stage, ModelData& data, const VecX& x, Hook&& hook) const {
   bool any = false;
-  for (auto& term : energies_) any = term->stiffen_if_unmet(x) || any;
+  for (std::size_t k = 0; k < energies_.size(); ++k) {
+    // The gradient of every other potential at x, with the external forces' work, on request.
+    const std::function<VecX()> other_gradient = [&, k]() {
+      VecX g = -external_force_;
+      const EvalContext ctx{stage, data};
+      for (std::size_t j = 0; j < energies_.size(); ++j)
+        if (j != k) energies_[j]->evaluate(ctx, x, AssemblyOutputs{&g, nullptr, 1.0, false});
+      return g;
+    };
+    any = hook(*energies_[k], StepContext{stage, data, other_gradient}) || any;
+  }
   return any;
 }
 
-double Model::max_step_fraction(const VecX& x, const VecX& p) const {
+void Model::begin_step(const Stage& stage, ModelData& data, const VecX& x_start) const {
+  run_hook(stage, data, x_start, [&](const Energy& term, const StepContext& ctx) {
+    term.begin_step(ctx, x_start);
+    return false;
+  });
+}
+
+bool Model::end_iteration(const Stage& stage, ModelData& data, const VecX& x) const {
+  return run_hook(stage, data, x, [&](const Energy& term, const StepContext& ctx) { return term.end_iteration(ctx, x); });
+}
+
+bool Model::after_solve(const Stage& stage, ModelData& data, const VecX& x) const {
+  return run_hook(stage, data, x, [&](const Energy& term, const StepContext& ctx) { return term.after_solve(ctx, x); });
+}
+
+double Model::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
   double alpha = 1.0;
-  for (const auto& term : energies_) alpha = std::min(alpha, term->max_step_fraction(x, p));
+  for (const auto& term : energies_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, p));
   return alpha;
+}
+
+void Model::add_velocity_forces(const EvalContext& ctx, const VecX& q, const VecX& v, double c, double weight,
+                                VecX* force, std::vector<Triplet>* jacobian) const {
+  for (const auto& f : forces_) f->add_force(ctx, q, v, c, weight, force, jacobian);
+}
+
+void Model::velocity_forces_jacobian_times(const EvalContext& ctx, const VecX& q, const VecX& v, double c,
+                                           const VecX& p, double weight, VecX& out) const {
+  for (const auto& f : forces_) f->add_jacobian_times(ctx, q, v, c, p, weight, out);
 }
 
 void Model::add_mass_to(SparseMat& H, double weight) const {

@@ -80,8 +80,7 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
   if (friction.any() && scene.contact.friction.mode == "implicit")
     model.add_force(std::make_unique<ImplicitPenaltyFriction>(penalty, friction));
   else if (friction.any())
-    model.add_energy(std::make_unique<LaggedFriction>(
-        &penalty->collision_mesh(), [penalty](const VecX& x) { return penalty->friction_contacts(x); }, friction));
+    model.add_energy(std::make_unique<LaggedFriction>(penalty_friction_source(*penalty, friction), friction));
 }
 
 }  // namespace softsim

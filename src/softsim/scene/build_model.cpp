@@ -8,7 +8,6 @@
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/contact/friction/implicit_friction.hpp"
 #include "softsim/contact/friction/lagged_friction.hpp"
-#include "softsim/contact/friction/lagged_obstacle_friction.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/mass.hpp"
 #include "softsim/fem/hinge_bending.hpp"
@@ -321,7 +320,7 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
     if (scene.contact.friction.mode == "implicit")
       model.add_force(std::make_unique<ImplicitFriction>(ipc, friction));
     else
-      model.add_energy(std::make_unique<LaggedFriction>(ipc, friction));
+      model.add_energy(std::make_unique<LaggedFriction>(ipc_friction_source(*ipc, friction), friction));
   }
 }
 
@@ -487,7 +486,8 @@ Model build_model(const Scene& scene) {
       if (friction.any() && scene.contact.friction.mode == "implicit")
         model.add_force(std::make_unique<ImplicitObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction));
       else if (friction.any())
-        model.add_energy(std::make_unique<LaggedObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction));
+        model.add_energy(std::make_unique<LaggedFriction>(
+            obstacle_friction_source(*obstacle, dim, weights, dhat, kappa, friction), friction));
     }
   }
   const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),

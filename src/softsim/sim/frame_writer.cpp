@@ -11,7 +11,7 @@ FrameWriter::FrameWriter(const Model& model, std::filesystem::path frames_dir, b
   std::filesystem::create_directories(dir_);
 }
 
-void FrameWriter::write(const State& state, int frame) {
+void FrameWriter::write(const State& state, int frame, const ModelData& data) {
   const int dim = model_.dim();
   const auto X = as_rows(state.x, dim);
   const auto V = as_rows(state.v, dim);
@@ -27,7 +27,9 @@ void FrameWriter::write(const State& state, int frame) {
       VtuFields point_data{{"velocity", V.middleRows(body.first_vertex, n)}};
       VtuFields cell_data;
       if (body.elasticity_term >= 0) {
-        const VecX density = model_.energies()[body.elasticity_term]->element_energy_density(state.x);
+        const Stage stage;
+        const VecX density =
+            model_.energies()[body.elasticity_term]->element_energy_density(EvalContext{stage, data}, state.x);
         if (density.size() == body.mesh.num_cells()) cell_data["energy_density"] = density;
       }
       const std::string name = model_.bodies.size() == 1 ? fmt::format("frame_{:05d}.vtu", frame)

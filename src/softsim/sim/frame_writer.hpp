@@ -14,7 +14,8 @@ namespace softsim {
 class FrameWriter {
  public:
   FrameWriter(const Model& model, std::filesystem::path frames_dir, bool vtu, bool obj);
-  void write(const State& state, int frame);
+  // data: the run's data (corotated models report their energy density in the frozen frame).
+  void write(const State& state, int frame, const ModelData& data);
 
  private:
   const Model& model_;

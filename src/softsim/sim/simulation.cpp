@@ -67,7 +67,7 @@ std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.10g
 
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 
-RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& options) {
+RunReport run_simulation(const Scene& scene, const Model& model, const RunOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const int steps = options.steps.value_or(scene.steps);
@@ -87,7 +87,7 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
 
   State state{model.rest_positions, model.initial_velocity, 0.0};
   model.boundary.apply_positions(state.x, model.rest_positions, 0.0);
-  frames.write(state, 0);
+  frames.write(state, 0, stepper->data());
 
   std::ofstream stats(options.out_dir / "stats.csv");
   if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
@@ -103,7 +103,10 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
     const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
     const bool finite = state.x.allFinite() && state.v.allFinite();
     const double kinetic = kinetic_energy(model, state.v);
-    const double potential = model.potential(state.x, AssemblyOutputs{});
+    // The potential as the step that ended here evaluates it at its end (moving penalty
+    // targets at the step's end, lagged friction from the step's start).
+    const double potential =
+        model.potential(EvalContext{Stage::step(state.t - scene.dt, scene.dt), stepper->data()}, state.x, AssemblyOutputs{});
     const double min_distance = min_obstacle_distance(model, state.x);
     stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
           << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
@@ -129,7 +132,7 @@ RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& opt
       }
       progress.warn(what);
     }
-    if (step % scene.output.every == 0 || step == steps) frames.write(state, step);
+    if (step % scene.output.every == 0 || step == steps) frames.write(state, step, stepper->data());
     progress.update(step, state.t);
     if (g_interrupted) {
       report.status = RunStatus::Interrupted;

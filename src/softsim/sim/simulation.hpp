@@ -27,7 +27,7 @@ struct RunReport {
   std::string message;
 };
 
-RunReport run_simulation(const Scene& scene, Model& model, const RunOptions& options);
+RunReport run_simulation(const Scene& scene, const Model& model, const RunOptions& options);
 
 // Installs a SIGINT handler that asks the running simulation to stop after the current step.
 void install_interrupt_handler();

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "softsim/solve/linear_solver.hpp"
-#include "softsim/solve/newton.hpp"
+#include "softsim/solve/newton_options.hpp"
 #include "softsim/solve/residual_problem.hpp"
 
 namespace softsim {

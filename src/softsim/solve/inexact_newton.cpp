@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "softsim/solve/merit_line_search.hpp"
+#include "softsim/solve/residual_newton.hpp"
 #include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
@@ -61,37 +61,33 @@ int bicgstab(const std::function<void(const VecX&, VecX&)>& apply, const VecX& b
   return it;
 }
 
-NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptions& options,
-                            const InexactNewtonOptions& inexact, std::vector<double>* history) {
-  NewtonResult result;
-  const Eigen::Index n = v.size();
-  const double phi = 0.5 * (1.0 + std::sqrt(5.0));
-  VecX r(n), p(n), v_trial(n), r_trial(n), r_eps(n);
-  auto t0 = std::chrono::steady_clock::now();
-  if (!problem.residual(v, r) || !r.allFinite()) {
-    result.failure = "non-finite residual";
-    return result;
-  }
-  result.assembly_ms += ms_since(t0);
-  double r_prev_norm = -1.0;
-  for (int it = 0; it < options.max_iterations; ++it) {
-    const double r_norm = r.norm();
-    if (history) history->push_back(r_norm);
-    result.gradient_norm = r.lpNorm<Eigen::Infinity>();
-    result.energy = 0.5 * r_norm * r_norm;
-    if (result.gradient_norm <= options.gradient_tolerance) {
-      result.converged = true;
-      result.scaled_step = 0.0;
-      return result;
-    }
-    // Eisenstat-Walker forcing term (seed 003 sec. 4.3).
-    const double sigma =
-        r_prev_norm > 0.0 ? std::min(std::pow(r_norm / r_prev_norm, phi), inexact.sigma_max) : inexact.sigma_max;
-    // Matrix-free J p by forward-mode AD when the problem provides it, else a forward
-    // directional finite difference of the residual.
+namespace {
+
+// Inexact Newton's direction: BiCGSTAB on J p = -r to the Eisenstat-Walker forcing term.
+class InexactNewton : public ResidualNewtonVariant {
+ public:
+  InexactNewton(ResidualProblem& problem, const NewtonOptions& options, const InexactNewtonOptions& inexact,
+                Eigen::Index n)
+      : ResidualNewtonVariant(problem, options, n), inexact_(inexact), r_eps_(n) {}
+
+  const char* name() const override { return "inexact newton"; }
+
+  Direction direction(const VecX& v, int attempt, VecX& p, NewtonResult& result) override {
+    if (attempt > 0) return Direction::none_left;
+    const double phi = 0.5 * (1.0 + std::sqrt(5.0));
+    const double sigma = r_prev_norm_ > 0.0 ? std::min(std::pow(r_norm_ / r_prev_norm_, phi), inexact_.sigma_max)
+                                            : inexact_.sigma_max;
+    const auto t0 = std::chrono::steady_clock::now();
+    // J p by the problem's operator (forward mode, built once for all Krylov iterations here),
+    // else a forward directional finite difference of the residual.
+    const auto jacobian = problem_.jacobian_operator(v);
     const double v_norm = v.norm();
+    const Eigen::Index n = v.size();
     auto jvp = [&](const VecX& d, VecX& out) {
-      if (problem.jacobian_times(v, d, out)) return;
+      if (jacobian) {
+        jacobian(d, out);
+        if (out.allFinite()) return;
+      }
       const double d_norm = d.norm();
       if (d_norm == 0.0) {
         out.setZero(n);
@@ -99,48 +95,41 @@ NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptio
       }
       const double eps = std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + v_norm) / d_norm;
       VecX dw = d;
-      problem.expand(dw);
-      if (!problem.residual(v + eps * dw, r_eps)) r_eps.setConstant(std::numeric_limits<double>::quiet_NaN());
-      out = (r_eps - r) / eps;
+      problem_.expand(dw);
+      if (!problem_.residual(v + eps * dw, r_eps_)) r_eps_.setConstant(std::numeric_limits<double>::quiet_NaN());
+      out = (r_eps_ - r_) / eps;
     };
-    t0 = std::chrono::steady_clock::now();
     p.setZero(n);
-    double rel = 0.0;
-    result.linear_iterations += bicgstab(jvp, -r, p, sigma, inexact.max_linear_iterations, &rel);
+    relative_residual_ = 0.0;
+    result.linear_iterations += bicgstab(jvp, -r_, p, sigma, inexact_.max_linear_iterations, &relative_residual_);
     result.solve_ms += ms_since(t0);
-    if (!p.allFinite()) {
-      result.failure = "BiCGSTAB produced a non-finite direction";
-      return result;
-    }
-    problem.expand(p);
-    ++result.iterations;
-    result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
-    // Below tolerance: converged, but the step is still taken (as in minimize()).
-    const bool last = result.scaled_step < options.tolerance;
-    // Merit-function line search; along an inexact direction the slope is <= -(1 - rel) ||r||^2.
-    t0 = std::chrono::steady_clock::now();
-    const double decrease = std::max(1.0 - rel, 0.0);
-    const bool accepted = merit_line_search(problem, v, p, r_norm, decrease, options, v_trial, r_trial);
-    result.line_search_ms += ms_since(t0);
-    if (!accepted && last) {  // the last step lost to round-off: converged where we are
-      problem.residual(v, r);
-      result.converged = true;
-      return result;
-    }
-    if (!accepted) {
-      result.failure = "line search found no decrease";
-      return result;
-    }
-    r_prev_norm = r_norm;
-    v = v_trial;
-    r = r_trial;
-    if (last) {
-      result.converged = true;
-      return result;
-    }
+    if (!p.allFinite()) return Direction::failed;
+    problem_.expand(p);
+    return Direction::found;
   }
-  result.failure = "maximum Newton iterations reached";
-  return result;
+  std::string direction_failure() const override { return "BiCGSTAB produced a non-finite direction"; }
+
+  // Along an inexact direction the merit's slope is <= -(1 - rel) ||r||^2.
+  bool line_search(const VecX& v, const VecX& p, int, VecX& v_trial, NewtonResult& result) override {
+    return merit_search(v, p, std::max(1.0 - relative_residual_, 0.0), v_trial, result);
+  }
+  void accept(const VecX& v) override {
+    r_prev_norm_ = r_norm_;
+    ResidualNewtonVariant::accept(v);
+  }
+
+ private:
+  const InexactNewtonOptions& inexact_;
+  VecX r_eps_;
+  double r_prev_norm_ = -1.0, relative_residual_ = 0.0;
+};
+
+}  // namespace
+
+NewtonResult inexact_newton(ResidualProblem& problem, VecX& v, const NewtonOptions& options,
+                            const InexactNewtonOptions& inexact, std::vector<double>* history) {
+  InexactNewton variant(problem, options, inexact, v.size());
+  return run_newton(variant, v, options, history);
 }
 
 }  // namespace softsim

@@ -3,14 +3,14 @@
 // with BiCGSTAB (van der Vorst 1992) only to ||r_k + J_k p_k|| <= sigma_k ||r_k||, with the
 // Eisenstat-Walker forcing term sigma_k = min((||r_k|| / ||r_{k-1}||)^phi, sigma_max),
 // phi = (1 + sqrt 5) / 2 (sigma_0 = sigma_max). The Jacobian is never assembled: J p comes from
-// the problem's jacobian_times (forward mode: terms' gradient JVPs, the assembled Hessian of
-// terms without one, built once per iterate), or else from a forward directional finite
-// difference of the residual, (r(v + eps p) - r(v)) / eps.
+// the problem's Jacobian operator, built once per iterate (forward mode: the terms' Hessian
+// operators, the assembled Hessian of terms without one), or else from a forward directional
+// finite difference of the residual, (r(v + eps p) - r(v)) / eps.
 // Globalised by the same merit-function line search as damped_newton.
 #include <functional>
 #include <vector>
 
-#include "softsim/solve/newton.hpp"
+#include "softsim/solve/newton_options.hpp"
 #include "softsim/solve/residual_problem.hpp"
 
 namespace softsim {

@@ -2,6 +2,7 @@
 // An objective to minimise over the stacked DOF vector: an incremental potential, or a static
 // equilibrium's total potential. Eliminated DOFs (Dirichlet, slip) are handled through reduce()
 // and expand(); step filters (inversion, CCD) through max_step_fraction().
+#include <functional>
 #include <vector>
 
 #include "softsim/core/types.hpp"
@@ -21,13 +22,14 @@ class Objective {
   // Newton system transforms for eliminated DOFs (see BoundaryConditions).
   virtual void reduce(VecX& gradient, SparseMat* hessian) const {}
   virtual void expand(VecX& step) const {}
-  // Unprojected Hessian times p without assembling the Hessian; false when not available.
-  virtual bool hessian_times(const VecX& x, const VecX& p, VecX& out) { return false; }
+  // The unprojected Hessian at x as an operator, out = H p, built once for the many products at
+  // one iterate (empty when not available).
+  virtual std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& x) { return {}; }
   // Overwrites out with the dense rank-one Hessian parts the assembled Hessian leaves out,
   // reduced like the gradient (empty when there are none).
   virtual void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) { out.clear(); }
-  // After each accepted iterate: lets adaptive terms update (the value may change).
-  virtual void end_iteration(const VecX& x) {}
+  // After each accepted iterate: lets adaptive terms update; true when that changed the objective.
+  virtual bool end_iteration(const VecX& x) { return false; }
 };
 
 }  // namespace softsim

@@ -1,5 +1,9 @@
 #include "softsim/solve/rank_one_update.hpp"
 
+#include <chrono>
+
+#include "softsim/solve/solver_timing.hpp"
+
 #include <Eigen/LU>
 
 namespace softsim {
@@ -36,6 +40,18 @@ bool solve_with_rank_one_updates(LinearSolver& solver, const std::vector<RankOne
   if (!w.allFinite()) return false;
   x -= Z * w;
   return x.allFinite();
+}
+
+bool factor_and_solve(LinearSolver& solver, const SparseMat& A, const std::vector<RankOneHessian>& updates,
+                      const VecX& b, VecX& p, NewtonResult& result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  LinearSolveStats stats;
+  bool ok = solver.compute(A);
+  result.factorization_ms += ms_since(t0);
+  ok = ok && solve_with_rank_one_updates(solver, updates, b, p, &stats);
+  result.solve_ms += ms_since(t0);
+  result.linear_iterations += stats.iterations;
+  return ok;
 }
 
 }  // namespace softsim

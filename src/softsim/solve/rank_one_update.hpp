@@ -9,11 +9,18 @@
 
 #include "softsim/model/energy.hpp"
 #include "softsim/solve/linear_solver.hpp"
+#include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
 
 // stats accumulates the iterations of every solve (iterative solvers).
 bool solve_with_rank_one_updates(LinearSolver& solver, const std::vector<RankOneHessian>& updates, const VecX& b,
                                  VecX& x, LinearSolveStats* stats = nullptr);
+
+// A Newton direction by a direct solve: factorizes A and solves (A + the rank-one parts) p = b,
+// adding the wall time to result (factorization_ms: the factorization; solve_ms: both) and the
+// solver's iterations to its linear count. False when either fails.
+bool factor_and_solve(LinearSolver& solver, const SparseMat& A, const std::vector<RankOneHessian>& updates,
+                      const VecX& b, VecX& p, NewtonResult& result);
 
 }  // namespace softsim

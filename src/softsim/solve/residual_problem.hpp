@@ -3,6 +3,7 @@
 // Eliminated DOFs (Dirichlet, slip) are handled like Objective: residual() returns the reduced
 // residual (eliminated entries zero) and jacobian() the reduced Jacobian (identity rows/columns);
 // expand() maps a reduced step back to world coordinates.
+#include <functional>
 #include <vector>
 
 #include "softsim/core/types.hpp"
@@ -18,9 +19,9 @@ class ResidualProblem {
   // Overwrites J (pattern fixed by the problem) with the reduced Jacobian dr/dv at v.
   virtual bool jacobian(const VecX& v, SparseMat& J) = 0;
   virtual void expand(VecX& step) const {}
-  // J(v) d for a reduced direction d without assembling J; false when not available (the
-  // caller then differences the residual).
-  virtual bool jacobian_times(const VecX& v, const VecX& d, VecX& out) { return false; }
+  // J(v) as an operator on reduced directions, out = J d, built once for the many products at
+  // one iterate (empty when not available: the caller then differences the residual).
+  virtual std::function<void(const VecX& d, VecX& out)> jacobian_operator(const VecX& v) { return {}; }
   // Overwrites out with dense rank-one parts of J(v) that jacobian() leaves out (reduced).
   virtual void jacobian_rank_one(const VecX& v, std::vector<RankOneHessian>& out) { out.clear(); }
   // An approximate Jacobian, better conditioned than J: every potential's Hessian projected to
@@ -31,6 +32,8 @@ class ResidualProblem {
   virtual bool has_projected_jacobian() const { return false; }
   // Largest alpha in (0, 1] such that v + alpha p is admissible (step filters).
   virtual double max_step_fraction(const VecX& v, const VecX& p) { return 1.0; }
+  // After each accepted iterate: lets adaptive terms update; true when that changed the problem.
+  virtual bool end_iteration(const VecX& v) { return false; }
 };
 
 }  // namespace softsim

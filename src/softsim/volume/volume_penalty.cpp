@@ -33,7 +33,7 @@ VecX VolumePenalty::volume_gradient(const VecX& x) const {
   return g;
 }
 
-double VolumePenalty::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double VolumePenalty::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   const double V = volume(x);
   const double W = law_.energy(V);
   if (!std::isfinite(W)) return std::numeric_limits<double>::infinity();
@@ -54,7 +54,11 @@ double VolumePenalty::evaluate(const VecX& x, const AssemblyOutputs& out) const 
   return out.weight * W;
 }
 
-bool VolumePenalty::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
+std::unique_ptr<HessianOperator> VolumePenalty::hessian_operator(const EvalContext&, const VecX& x) const {
+  return std::make_unique<ForwardModeHessian<VolumePenalty>>(*this, x);
+}
+
+void VolumePenalty::gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const {
   // H p = W''(V) grad V (grad V . p) + W'(V) d2V p, one pass for grad V . p and one to scatter.
   // The surface has few faces next to the volume mesh's elements: serial, hence deterministic.
   const double V = volume(x);
@@ -74,16 +78,16 @@ bool VolumePenalty::gradient_jvp(const VecX& x, const VecX& p, double weight, Ve
     const Vec9 hp = d2W * gp * grads[f] + dW * triangle_volume_hessian_times(y0, y1, y2, local_p[f]);
     for (int a = 0; a < 3; ++a) out.segment<3>(3 * faces_(f, a)) += weight * hp.segment<3>(3 * a);
   }
-  return true;
 }
 
-void VolumePenalty::rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const {
+void VolumePenalty::rank_one_hessian(const EvalContext&, const VecX& x, double weight,
+                                     std::vector<RankOneHessian>& out) const {
   if (!dense_hessian_) return;
   const double V = volume(x);
   out.push_back({weight * law_.second_derivative(V), volume_gradient(x)});
 }
 
-double VolumePenalty::max_step_fraction(const VecX& x, const VecX& p) const {
+double VolumePenalty::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
   if (law_.model == VolumeModel::Quadratic) return 1.0;
   // V(a) = c0 + c1 a + c2 a^2 + c3 a^3, coefficients by exact interpolation at a = 0, +-1, 2.
   const double v0 = volume(x), v1 = volume(x + p), vm = volume(x - p), v2 = volume(x + 2.0 * p);

@@ -17,7 +17,7 @@
 //    rank_one_hessian(), which add it by Sherman-Morrison-Woodbury (one extra back-substitution):
 //    the exact J of seed 003 Table 2(c) without a dense matrix. set_dense_hessian(false) leaves
 //    it out: the paper's sparse "inexact J";
-//  - the matrix-free product (gradient_jvp, used by inexact Newton's BiCGSTAB) applies the
+//  - the matrix-free product (hessian_operator, used by inexact Newton's BiCGSTAB) applies the
 //    complete derivative exactly without storing it: W''(V) grad V (grad V . p) + W'(V) d2V p.
 #include <string>
 
@@ -35,14 +35,17 @@ class VolumePenalty : public Energy {
 
   std::string name() const override { return "volume_penalty(" + to_string(law_.model) + ", " + label_ + ")"; }
   void declare_stencils(HessianLayout& layout) override;
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  bool gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
+  // out += weight * H(x) p, the complete derivative (rank-one part included).
+  void gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const;
   // weight W''(V) grad V grad V^T, unless set_dense_hessian(false).
-  void rank_one_hessian(const VecX& x, double weight, std::vector<RankOneHessian>& out) const override;
+  void rank_one_hessian(const EvalContext& ctx, const VecX& x, double weight,
+                        std::vector<RankOneHessian>& out) const override;
   void set_dense_hessian(bool on) { dense_hessian_ = on; }
   // The logarithmic laws are undefined for V <= 0: the largest fraction of the step along which
   // V stays above 10% of its current value (V(x + a p) is a cubic in a). 1 for the quadratic law.
-  double max_step_fraction(const VecX& x, const VecX& p) const override;
+  double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
 
   double volume(const VecX& x) const { return enclosed_volume(faces_, x, centre_); }
   // grad V (dense, num_dofs long).

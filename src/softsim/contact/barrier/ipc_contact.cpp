@@ -15,6 +15,18 @@
 
 namespace softsim {
 
+struct IpcContact::Data : TermData {
+  double kappa = 0.0, kappa_max = 0.0;
+  bool balanced = false;  // kappa was balanced once contact appeared (or is fixed)
+  double previous_min_distance = HUGE_VAL;
+  // Line-search cache: candidates valid for every x on the segment x0 + [0, 1] p.
+  mutable struct {
+    bool valid = false;
+    VecX x0, p;
+    Candidates candidates;
+  } ccd;
+};
+
 struct IpcContact::PairTerm {
   int ids[4] = {-1, -1, -1, -1};  // global vertex ids of the stencil
   int k = 0;                      // stencil size
@@ -35,11 +47,21 @@ Eigen::Matrix<double, D, 1> row(const VertexRows& V, int id) {
 }  // namespace
 
 IpcContact::IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions& options)
-    : model_(model), mesh_(std::move(mesh)), options_(options) {
+    : model_(model), mesh_(std::move(mesh)), options_(options) {}
+
+std::unique_ptr<TermData> IpcContact::make_data() const {
+  auto data = std::make_unique<Data>();
   if (options_.kappa) {
-    kappa_ = kappa_max_ = *options_.kappa;
-    kappa_set_ = true;
+    data->kappa = data->kappa_max = *options_.kappa;
+    data->balanced = true;
   }
+  return data;
+}
+
+double IpcContact::stiffness(const ModelData& data) const { return data.of<Data>(this).kappa; }
+
+Candidates IpcContact::contact_candidates(const EvalContext& ctx, const VecX& x) const {
+  return candidates_near(&ctx.data.of<Data>(this), x);
 }
 
 BarrierValue IpcContact::barrier_of(double s) const {
@@ -54,16 +76,17 @@ BarrierValue IpcContact::barrier_of(double s) const {
   return {b.value, b.first * a, b.second * a * a + b.first * c};
 }
 
-Candidates IpcContact::candidates_near(const VecX& x) const {
+Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
   // Candidates of the last CCD query cover every point of its segment within dhat.
-  if (cache_.valid && cache_.x0.size() == x.size()) {
-    const VecX dx = x - cache_.x0;
-    const double pp = cache_.p.squaredNorm();
-    const double alpha = pp > 0 ? dx.dot(cache_.p) / pp : 0.0;
+  if (data && data->ccd.valid && data->ccd.x0.size() == x.size()) {
+    const auto& cache = data->ccd;
+    const VecX dx = x - cache.x0;
+    const double pp = cache.p.squaredNorm();
+    const double alpha = pp > 0 ? dx.dot(cache.p) / pp : 0.0;
     const double scale = std::max(1.0, x.lpNorm<Eigen::Infinity>());
     if (alpha >= -1e-12 && alpha <= 1.0 + 1e-12 &&
-        (dx - alpha * cache_.p).lpNorm<Eigen::Infinity>() <= 1e-13 * scale)
-      return cache_.candidates;
+        (dx - alpha * cache.p).lpNorm<Eigen::Infinity>() <= 1e-13 * scale)
+      return cache.candidates;
   }
   return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
@@ -138,13 +161,14 @@ std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Ca
   return terms;
 }
 
-double IpcContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
+  const Data& data = ctx.data.of<Data>(this);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  const Candidates c = candidates_near(x);
+  const Candidates c = candidates_near(&data, x);
   std::vector<PairTerm> terms = pair_terms(x, c, derivatives);
   const int dim = mesh_.dim;
-  const double w = out.weight * kappa_;
+  const double w = out.weight * data.kappa;
   // Projection per stencil, in parallel; the scatter below is sequential (deterministic).
   if (out.dynamic_hessian && out.project_psd) {
     parallel_for(terms.size(), [&](std::size_t i) {
@@ -180,15 +204,16 @@ double IpcContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
   return total;
 }
 
-double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
+double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
   const VecX x1 = x + p;
   // Candidates whose swept boxes come within dhat: they serve CCD now and the line search's
   // energy evaluations along this segment.
-  cache_.candidates = ccd_candidates(mesh_, x, x1, reach(), options_.broad_phase);
-  cache_.x0 = x;
-  cache_.p = p;
-  cache_.valid = true;
-  const Candidates& c = cache_.candidates;
+  auto& cache = ctx.data.of<Data>(this).ccd;
+  cache.candidates = ccd_candidates(mesh_, x, x1, reach(), options_.broad_phase);
+  cache.x0 = x;
+  cache.p = p;
+  cache.valid = true;
+  const Candidates& c = cache.candidates;
   const VertexRows V0 = mesh_.positions(x), V1 = mesh_.positions(x1);
   AccdOptions accd;
   accd.rescaling = options_.ccd_safety;
@@ -221,8 +246,10 @@ double IpcContact::max_step_fraction(const VecX& x, const VecX& p) const {
   return alpha;
 }
 
-double IpcContact::min_contact_distance(const VecX& x) const {
-  const Candidates c = candidates_near(x);
+double IpcContact::min_contact_distance(const VecX& x) const { return min_distance(nullptr, x); }
+
+double IpcContact::min_distance(const Data* data, const VecX& x) const {
+  const Candidates c = candidates_near(data, x);
   const VertexRows V = mesh_.positions(x);
   double smin = std::numeric_limits<double>::infinity();
   for (const auto& [v, f] : c.vertex_face)
@@ -238,15 +265,15 @@ double IpcContact::min_contact_distance(const VecX& x) const {
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  const Candidates c = candidates_near(x);
+  const Candidates c = candidates_near(nullptr, x);
   int n = 0;
   for (const PairTerm& t : pair_terms(x, c, false)) n += t.active;
   return n;
 }
 
-void IpcContact::initialise_stiffness(const VecX& x) {
+void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
-  const Candidates c = candidates_near(x);
+  const Candidates c = candidates_near(&data, x);
   std::vector<PairTerm> terms = pair_terms(x, c, true);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
@@ -258,12 +285,7 @@ void IpcContact::initialise_stiffness(const VecX& x) {
       if (!mesh_.is_static_vertex(t.ids[a])) gB.segment(t.ids[a] * dim, dim) += t.grad.segment(a * dim, dim);
   }
   // The other terms' gradient is only needed for the balance, i.e. once something touches.
-  VecX gE = VecX::Zero(any ? x.size() : 0);
-  if (any) {
-    gE = -model_.external_force();
-    for (const auto& term : model_.energies())
-      if (term.get() != this) term->evaluate(x, AssemblyOutputs{&gE, nullptr, 1.0, false});
-  }
+  VecX gE = any ? ctx.other_gradient() : VecX();
   if (!any) gB.resize(0);
   const auto X = as_rows(x, dim);
   const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
@@ -272,44 +294,50 @@ void IpcContact::initialise_stiffness(const VecX& x) {
   // IPC adds kappa b to the incremental potential; here every potential, the barrier included,
   // is weighted by h^2, so the mass-based bounds scale by 1/h^2 (the balance itself does not:
   // gE and gB are both unweighted potentials).
-  if (h_ > 0.0) {
-    k.kappa_min /= h_ * h_;
-    k.kappa_max /= h_ * h_;
+  const double h = ctx.stage.h;
+  if (h > 0.0) {
+    k.kappa_min /= h * h;
+    k.kappa_max /= h * h;
   }
   const double gb2 = gB.squaredNorm();
   const double balance = gb2 > 0 ? -gB.dot(gE) / gb2 : 0.0;
-  kappa_ = std::clamp(balance, k.kappa_min, k.kappa_max);  // kappa_min while nothing touches
-  kappa_max_ = k.kappa_max;
-  kappa_set_ = any;  // balanced once contact has appeared; until then re-evaluated every step
+  data.kappa = std::clamp(balance, k.kappa_min, k.kappa_max);  // kappa_min while nothing touches
+  data.kappa_max = k.kappa_max;
+  data.balanced = any;  // balanced once contact has appeared; until then re-evaluated every step
 }
 
-void IpcContact::end_iteration(const VecX& x) {
-  if (options_.kappa) return;
-  if (!kappa_set_) {
+bool IpcContact::end_iteration(const StepContext& ctx, const VecX& x) const {
+  if (options_.kappa) return false;
+  Data& data = ctx.data.of<Data>(this);
+  const double before = data.kappa;
+  if (!data.balanced) {
     // Contact may appear in the middle of a step: balance the stiffness as soon as it does.
-    initialise_stiffness(x);
-    if (kappa_set_) previous_min_distance_ = min_contact_distance(x);
-    return;
+    initialise_stiffness(ctx, data, x);
+    if (data.balanced) data.previous_min_distance = min_distance(&data, x);
+    // Until contact appears no pair is active and kappa changes nothing.
+    return data.balanced;
   }
-  const double d = min_contact_distance(x);
-  if (std::isfinite(d) && std::isfinite(previous_min_distance_))
-    kappa_ = update_barrier_stiffness(previous_min_distance_ - options_.thickness, d - options_.thickness, kappa_,
-                                      kappa_max_, 1e-3 * options_.dhat);
-  previous_min_distance_ = d;
+  const double d = min_distance(&data, x);
+  if (std::isfinite(d) && std::isfinite(data.previous_min_distance))
+    data.kappa = update_barrier_stiffness(data.previous_min_distance - options_.thickness, d - options_.thickness,
+                                          data.kappa, data.kappa_max, 1e-3 * options_.dhat);
+  data.previous_min_distance = d;
+  return data.kappa != before;
 }
 
-void IpcContact::begin_step(const VecX& x_start) {
-  cache_.valid = false;
-  if (!kappa_set_) {
-    initialise_stiffness(x_start);
-    previous_min_distance_ = min_contact_distance(x_start);
+void IpcContact::begin_step(const StepContext& ctx, const VecX& x_start) const {
+  Data& data = ctx.data.of<Data>(this);
+  data.ccd.valid = false;
+  if (!data.balanced) {
+    initialise_stiffness(ctx, data, x_start);
+    data.previous_min_distance = min_distance(&data, x_start);
     return;
   }
-  const double d = min_contact_distance(x_start);
-  if (!options_.kappa && std::isfinite(d) && std::isfinite(previous_min_distance_))
-    kappa_ = update_barrier_stiffness(previous_min_distance_ - options_.thickness, d - options_.thickness, kappa_,
-                                      kappa_max_, 1e-3 * options_.dhat);
-  previous_min_distance_ = d;
+  const double d = min_distance(&data, x_start);
+  if (!options_.kappa && std::isfinite(d) && std::isfinite(data.previous_min_distance))
+    data.kappa = update_barrier_stiffness(data.previous_min_distance - options_.thickness, d - options_.thickness,
+                                          data.kappa, data.kappa_max, 1e-3 * options_.dhat);
+  data.previous_min_distance = d;
 }
 
 }  // namespace softsim

@@ -34,50 +34,46 @@ struct IpcOptions {
 
 class IpcContact : public Energy {
  public:
-  // The model is used for the rest positions (mollifier thresholds), masses and, when kappa is
-  // automatic, the gradient of the other energy terms.
+  // The model is used for the rest positions (mollifier thresholds) and the masses (the
+  // stiffness bounds).
   IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions& options);
 
   std::string name() const override { return "ipc_contact"; }
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  double max_step_fraction(const VecX& x, const VecX& p) const override;
+  // The stiffness (fixed, or adapted during the run) and the candidates of the last CCD sweep.
+  std::unique_ptr<TermData> make_data() const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
   double min_contact_distance(const VecX& x) const override;
-  void begin_step(const VecX& x_start) override;
-  void set_time_step(double t, double h) override { h_ = h; }
-  void end_iteration(const VecX& x) override;
+  // The stiffness: balanced against the other forces when contact first appears, doubled when
+  // the closest pair keeps approaching (see above).
+  void begin_step(const StepContext& ctx, const VecX& x_start) const override;
+  bool end_iteration(const StepContext& ctx, const VecX& x) const override;
 
-  double stiffness() const { return kappa_; }
+  double stiffness(const ModelData& data) const;
   const IpcOptions& options() const { return options_; }
   const CollisionMesh& collision_mesh() const { return mesh_; }
   // Number of candidate pairs closer than dhat at x.
   int active_pairs(const VecX& x) const;
-  // Candidate pairs within dhat + thickness at x (the stencils the barrier is evaluated on).
-  Candidates contact_candidates(const VecX& x) const { return candidates_near(x); }
+  // Candidate pairs within dhat + thickness at x (the stencils the barrier is evaluated on);
+  // those of the last CCD sweep when x lies on its segment.
+  Candidates contact_candidates(const EvalContext& ctx, const VecX& x) const;
   // The barrier (without kappa) as a function of the squared distance s, acting on the gap
   // sqrt(s) - thickness.
   BarrierValue barrier_of(double s) const;
 
  private:
+  struct Data;
   struct PairTerm;  // one stencil's barrier value, gradient and Hessian
-  Candidates candidates_near(const VecX& x) const;
+  Candidates candidates_near(const Data* data, const VecX& x) const;
+  double min_distance(const Data* data, const VecX& x) const;
   // Per pair: the barrier (without kappa) with derivatives when requested.
   std::vector<PairTerm> pair_terms(const VecX& x, const Candidates& c, bool derivatives) const;
-  void initialise_stiffness(const VecX& x);
+  void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 
   const Model& model_;
   CollisionMesh mesh_;
   IpcOptions options_;
-  double kappa_ = 0.0, kappa_max_ = 0.0;
-  bool kappa_set_ = false;
-  double previous_min_distance_ = HUGE_VAL;
-  double h_ = 0.0;  // step size: our barrier enters the incremental potential times h^2
-  // Line-search cache: candidates valid for every x on the segment x0 + [0, 1] p.
-  mutable struct {
-    bool valid = false;
-    VecX x0, p;
-    Candidates candidates;
-  } cache_;
 };
 
 }  // namespace softsim

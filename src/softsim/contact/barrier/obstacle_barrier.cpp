@@ -36,7 +36,7 @@ double ObstacleBarrier::min_contact_distance(const VecX& x) const {
   return dmin;
 }
 
-double ObstacleBarrier::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   double total = 0.0;
   VecX grad_d;
   MatX hess_d;
@@ -64,7 +64,7 @@ double ObstacleBarrier::evaluate(const VecX& x, const AssemblyOutputs& out) cons
   return total;
 }
 
-double ObstacleBarrier::max_step_fraction(const VecX& x, const VecX& p) const {
+double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
   double alpha = 1.0;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     const VecX pi = p.segment(i * dim_, dim_);

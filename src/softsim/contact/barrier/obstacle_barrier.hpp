@@ -15,8 +15,8 @@ class ObstacleBarrier : public Energy {
  public:
   ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector<double> vertex_weights, double dhat, double kappa);
   std::string name() const override { return "obstacle_barrier"; }
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  double max_step_fraction(const VecX& x, const VecX& p) const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
   double min_contact_distance(const VecX& x) const override;
 
   // Signed distance of a point with its gradient and Hessian (when non-null).
@@ -29,16 +29,6 @@ class ObstacleBarrier : public Energy {
   std::vector<double> weights_;
   double dhat_, kappa_;
   const HessianLayout* layout_ = nullptr;
-};
-
-// The half-space case under its historical name.
-class PlaneBarrier : public ObstacleBarrier {
- public:
-  PlaneBarrier(int dim, const VecX& point, const VecX& normal, std::vector<double> vertex_weights, double dhat,
-               double kappa)
-      : ObstacleBarrier(dim, {AnalyticObstacle::Shape::Plane, point, normal.normalized(), 0.0, {}},
-                        std::move(vertex_weights), dhat, kappa) {}
-  double min_distance(const VecX& x) const { return min_contact_distance(x); }
 };
 
 }  // namespace softsim

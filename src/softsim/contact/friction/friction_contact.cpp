@@ -117,6 +117,21 @@ FrictionContact friction_contact_for_edge_edge(const VertexRows& V, int ea0, int
   }
 }
 
+std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
+                                                        const Candidates& c) {
+  std::vector<FrictionContact> contacts;
+  contacts.reserve(c.vertex_face.size() + c.edge_edge.size() + c.vertex_edge.size());
+  for (const auto& [v, f] : c.vertex_face)
+    contacts.push_back(
+        friction_contact_for_point_triangle(V, mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
+  for (const auto& [a, b] : c.edge_edge)
+    contacts.push_back(
+        friction_contact_for_edge_edge(V, mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
+  for (const auto& [v, e] : c.vertex_edge)
+    contacts.push_back(friction_contact_for_point_edge(V, mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  return contacts;
+}
+
 double normal_force_magnitude(BarrierForm form, double s, double dhat, double kappa) {
   if (!(s > 0.0) || s >= dhat * dhat) return 0.0;
   return -barrier_of_squared_distance(form, s, dhat, kappa).first * 2.0 * std::sqrt(s);

@@ -12,6 +12,8 @@
 // point-point / point-edge / point-triangle / edge-edge contact that realises the distance.
 #include <array>
 
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/geometry/collision_mesh.hpp"
 #include "softsim/core/types.hpp"
 #include "softsim/contact/barrier/barrier.hpp"
 #include "softsim/contact/friction/smoothing.hpp"
@@ -41,6 +43,12 @@ FrictionContact edge_edge_friction_contact(const VertexRows& V, int ea0, int ea1
 FrictionContact friction_contact_for_point_edge(const VertexRows& V, int p, int e0, int e1);
 FrictionContact friction_contact_for_point_triangle(const VertexRows& V, int p, int t0, int t1, int t2);
 FrictionContact friction_contact_for_edge_edge(const VertexRows& V, int ea0, int ea1, int eb0, int eb1);
+
+// The candidate pairs as friction contacts at positions V (classified and reduced to the
+// point-point / point-edge / point-triangle / edge-edge contact realising the distance;
+// lambda left 0).
+std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
+                                                        const Candidates& candidates);
 
 // IPC normal force magnitude on a squared distance s: lambda = -db/dd = -(db/ds) 2 sqrt(s)
 // (kappa included; the book's form is differentiated in d directly through the chain rule).

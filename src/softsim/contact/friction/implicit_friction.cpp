@@ -130,7 +130,7 @@ FrameVec<S, D> vertex_of(const S* x, int a) {
 // Weights and basis of an IPC contact stencil (friction/frame.hpp), lambda from the barrier of
 // the squared distance s of the closest points: lambda = -db/dd = -2 sqrt(s) db/ds.
 template <class S>
-FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcContact& contact) {
+FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcContact& contact, double kappa) {
   FrictionFrame<S> f;
   f.num_vertices = st.num_vertices;
   if (dim == 3) {
@@ -177,7 +177,6 @@ FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcCont
   // lambda(s) = -2 sqrt(s) b'(s), lambda'(s) = -(b'(s) / sqrt(s) + 2 sqrt(s) b''(s)).
   const double sv = value_of(s), root = std::sqrt(sv);
   const BarrierValue b = contact.barrier_of(sv);
-  const double kappa = contact.stiffness();
   f.lambda = chain_scalar(s, -2.0 * kappa * root * b.first, -kappa * (b.first / root + 2.0 * root * b.second));
   return f;
 }
@@ -187,13 +186,15 @@ FrictionFrame<S> ipc_frame(const Stencil& st, const S* x, int dim, const IpcCont
 ImplicitFriction::ImplicitFriction(const IpcContact* contact, const FrictionOptions& options)
     : ImplicitFrictionForce(options), contact_(contact) {}
 
-std::vector<FrictionContact> ImplicitFriction::contacts_at(const VecX& q) const {
+std::vector<const Energy*> ImplicitFriction::reads_data_of() const { return {contact_}; }
+
+std::vector<FrictionContact> ImplicitFriction::contacts_at(const EvalContext& ctx, const VecX& q) const {
   std::vector<FrictionContact> contacts;
   if (!options_.any()) return contacts;
   const CollisionMesh& mesh = contact_->collision_mesh();
   const double reach = contact_->options().dhat + contact_->options().thickness;
   const VertexRows V = mesh.positions(q);
-  for (FrictionContact& f : classify_friction_contacts(mesh, V, contact_->contact_candidates(q))) {
+  for (FrictionContact& f : classify_friction_contacts(mesh, V, contact_->contact_candidates(ctx, q))) {
     f.mu = options_.mu_between_vertices(f.ids[0], f.ids[f.num_vertices - 1]);
     if (f.distance_squared < reach * reach && f.distance_squared > 0.0 && f.mu > 0.0) contacts.push_back(std::move(f));
   }
@@ -211,13 +212,15 @@ std::vector<Stencil> stencils_of(const std::vector<FrictionContact>& contacts) {
 
 }  // namespace
 
-void ImplicitFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
-                             std::vector<Triplet>* jacobian, VecX* out) const {
+void ImplicitFriction::apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p,
+                             double weight, VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
   const CollisionMesh& mesh = contact_->collision_mesh();
-  const std::vector<Stencil> stencils = stencils_of(contacts_at(q));
+  const std::vector<Stencil> stencils = stencils_of(contacts_at(ctx, q));
   const int dim = mesh.dim;
+  const double kappa = contact_->stiffness(ctx.data);
   apply_stencil_forces(stencils, mesh.positions(q), v, p, dim, mesh.num_dof_vertices, options_, c, weight, force,
-                       jacobian, out, [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_); });
+                       jacobian, out,
+                       [&](const Stencil& s, const auto* x) { return ipc_frame(s, x, dim, *contact_, kappa); });
 }
 
 ImplicitObstacleFriction::ImplicitObstacleFriction(const ObstacleBarrier* barrier, int dim,
@@ -287,8 +290,8 @@ std::vector<Stencil> vertex_stencils(const std::vector<int>& ids, const Friction
 
 }  // namespace
 
-void ImplicitObstacleFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight,
-                                     VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
+void ImplicitObstacleFriction::apply(const EvalContext&, const VecX& q, const VecX& v, double c, const VecX* p,
+                                     double weight, VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
   std::vector<int> ids;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     const double d = barrier_->signed_distance(q.segment(i * dim_, dim_), nullptr, nullptr);
@@ -315,7 +318,7 @@ FrameVec<S, D> direction_or(const FrameVec<S, D>& r, const Eigen::Matrix<double,
 
 // Frame of a penalty contact point (see friction/implicit_friction.hpp) on the scalar of x.
 template <class S, int D>
-FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const PenaltyContact& contact) {
+FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const PenaltyContact& contact, double kappa) {
   using V = FrameVec<S, D>;
   std::array<V, 4> X;
   for (int a = 0; a < c.num_vertices; ++a) X[a] = vertex_of<S, D>(x, a);
@@ -323,8 +326,8 @@ FrictionFrame<S> penalty_frame(const PenaltyContactPoint& c, const S* x, const P
   const S d = penalty_signed_distance<S, D>(c, X.data(), contact.obstacles());
   FrictionFrame<S> f;
   f.num_vertices = c.num_vertices;
-  f.lambda = chain_scalar(d, penalty_force_magnitude(value_of(d), o.delta, contact.stiffness()),
-                          penalty_force_derivative(value_of(d), o.delta, contact.stiffness()));
+  f.lambda = chain_scalar(d, penalty_force_magnitude(value_of(d), o.delta, kappa),
+                          penalty_force_derivative(value_of(d), o.delta, kappa));
   V n;
   n.fill(S(0.0));  // every case below assigns it; GCC cannot see that through the enum switch
   switch (c.feature) {
@@ -387,16 +390,19 @@ std::vector<Stencil> penalty_stencils(const std::vector<PenaltyContactPoint>& po
 ImplicitPenaltyFriction::ImplicitPenaltyFriction(const PenaltyContact* contact, const FrictionOptions& options)
     : ImplicitFrictionForce(options), contact_(contact) {}
 
-void ImplicitPenaltyFriction::apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight,
-                                    VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
+std::vector<const Energy*> ImplicitPenaltyFriction::reads_data_of() const { return {contact_}; }
+
+void ImplicitPenaltyFriction::apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p,
+                                    double weight, VecX* force, std::vector<Triplet>* jacobian, VecX* out) const {
   const CollisionMesh& mesh = contact_->collision_mesh();
-  const std::vector<PenaltyContactPoint> points = contact_->contacts(q);
+  const std::vector<PenaltyContactPoint> points = contact_->contacts(ctx, q);
+  const double kappa = contact_->stiffness(ctx.data);
   const std::vector<Stencil> stencils = penalty_stencils(points, options_);
   apply_stencil_forces(stencils, mesh.positions(q), v, p, mesh.dim, mesh.num_dof_vertices, options_, c, weight, force,
                        jacobian, out, [&](const Stencil& s, const auto* x) {
                          using S = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
-                         return mesh.dim == 3 ? penalty_frame<S, 3>(points[s.source], x, *contact_)
-                                              : penalty_frame<S, 2>(points[s.source], x, *contact_);
+                         return mesh.dim == 3 ? penalty_frame<S, 3>(points[s.source], x, *contact_, kappa)
+                                              : penalty_frame<S, 2>(points[s.source], x, *contact_, kappa);
                        });
 }
 

@@ -15,7 +15,8 @@
 //    vertices; the obstacle's gradient), weights of the closest point on the feature.
 #include <vector>
 
-#include "softsim/contact/friction/lagged_friction.hpp"  // FrictionOptions
+#include "softsim/contact/friction/friction_contact.hpp"
+#include "softsim/contact/friction/friction_options.hpp"
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/model/velocity_force.hpp"
 
@@ -28,20 +29,20 @@ class PenaltyContact;
 // the contacts at q (apply()).
 class ImplicitFrictionForce : public VelocityForce {
  public:
-  void add_force(const VecX& q, const VecX& v, double c, double weight, VecX* force,
+  void add_force(const EvalContext& ctx, const VecX& q, const VecX& v, double c, double weight, VecX* force,
                  std::vector<Triplet>* jacobian) const override {
-    if (options_.any() && (force || jacobian)) apply(q, v, c, nullptr, weight, force, jacobian, nullptr);
+    if (options_.any() && (force || jacobian)) apply(ctx, q, v, c, nullptr, weight, force, jacobian, nullptr);
   }
-  void add_jacobian_times(const VecX& q, const VecX& v, double c, const VecX& p, double weight,
-                          VecX& out) const override {
-    if (options_.any()) apply(q, v, c, &p, weight, nullptr, nullptr, &out);
+  void add_jacobian_times(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX& p,
+                          double weight, VecX& out) const override {
+    if (options_.any()) apply(ctx, q, v, c, &p, weight, nullptr, nullptr, &out);
   }
 
  protected:
   explicit ImplicitFrictionForce(const FrictionOptions& options) : options_(options) {}
   // p null: weight * f into force and weight * J into jacobian; else weight * J p into out.
-  virtual void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
-                     std::vector<Triplet>* jacobian, VecX* out) const = 0;
+  virtual void apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+                     VecX* force, std::vector<Triplet>* jacobian, VecX* out) const = 0;
   FrictionOptions options_;
 };
 
@@ -50,12 +51,13 @@ class ImplicitFriction : public ImplicitFrictionForce {
   // contact must outlive this term.
   ImplicitFriction(const IpcContact* contact, const FrictionOptions& options);
   std::string name() const override { return "implicit_friction"; }
+  std::vector<const Energy*> reads_data_of() const override;
   // The contacts at q (classified stencils with their lambda, basis and weights at q).
-  std::vector<FrictionContact> contacts_at(const VecX& q) const;
+  std::vector<FrictionContact> contacts_at(const EvalContext& ctx, const VecX& q) const;
 
  private:
-  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
-             std::vector<Triplet>* jacobian, VecX* out) const override;
+  void apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+             VecX* force, std::vector<Triplet>* jacobian, VecX* out) const override;
   const IpcContact* contact_;
 };
 
@@ -67,8 +69,8 @@ class ImplicitObstacleFriction : public ImplicitFrictionForce {
   std::string name() const override { return "implicit_obstacle_friction"; }
 
  private:
-  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
-             std::vector<Triplet>* jacobian, VecX* out) const override;
+  void apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+             VecX* force, std::vector<Triplet>* jacobian, VecX* out) const override;
   const ObstacleBarrier* barrier_;
   int dim_;
   std::vector<double> weights_;
@@ -80,10 +82,11 @@ class ImplicitPenaltyFriction : public ImplicitFrictionForce {
   // contact must outlive this term.
   ImplicitPenaltyFriction(const PenaltyContact* contact, const FrictionOptions& options);
   std::string name() const override { return "implicit_penalty_friction"; }
+  std::vector<const Energy*> reads_data_of() const override;
 
  private:
-  void apply(const VecX& q, const VecX& v, double c, const VecX* p, double weight, VecX* force,
-             std::vector<Triplet>* jacobian, VecX* out) const override;
+  void apply(const EvalContext& ctx, const VecX& q, const VecX& v, double c, const VecX* p, double weight,
+             VecX* force, std::vector<Triplet>* jacobian, VecX* out) const override;
   const PenaltyContact* contact_;
 };
 

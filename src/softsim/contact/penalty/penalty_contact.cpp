@@ -97,8 +97,22 @@ PenaltyContact::PenaltyContact(const Model& model, CollisionMesh mesh, std::vect
   const double g = model.gravity.head(model.dim()).norm();
   const double kappa_min = average_vertex_mass(model) * (g > 0.0 ? g : 9.81) / (0.75 * options_.delta * options_.delta);
   kappa_initial_ = options_.kappa.value_or(kappa_min);
-  kappa_ = kappa_initial_;
 }
+
+struct PenaltyContact::Data : TermData {
+  double kappa = 0.0;
+  bool balanced = false;
+  int bumps = 0;
+};
+
+std::unique_ptr<TermData> PenaltyContact::make_data() const {
+  auto data = std::make_unique<Data>();
+  data->kappa = kappa_initial_;
+  return data;
+}
+
+double PenaltyContact::stiffness(const ModelData& data) const { return data.of<Data>(this).kappa; }
+int PenaltyContact::stiffness_bumps(const ModelData& data) const { return data.of<Data>(this).bumps; }
 
 std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const {
   std::vector<PenaltyContactPoint> points;
@@ -108,7 +122,8 @@ std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const
   return points;
 }
 
-double PenaltyContact::evaluate(const VecX& x, const AssemblyOutputs& out) const {
+double PenaltyContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
+  const double kappa = ctx.data.of<Data>(this).kappa;
   const VertexRows V = mesh_.positions(x);
   const std::vector<PenaltyContactPoint> points = find(V);
   const bool derivatives = out.gradient || out.dynamic_hessian;
@@ -118,13 +133,13 @@ double PenaltyContact::evaluate(const VecX& x, const AssemblyOutputs& out) const
       [&](std::size_t i) { return std::pair(points[i].ids.data(), points[i].num_vertices); },
       [&](std::size_t i, ContactStencilTerm& t) {
         if (!derivatives) {
-          t.value = cubic_penalty(points[i].d, options_.delta, kappa_).value;
+          t.value = cubic_penalty(points[i].d, options_.delta, kappa).value;
           return;
         }
         // b(d(x)): grad = b' grad d, Hess = b'' grad d grad d^T + b' Hess d (b' <= 0 makes the
         // second part indefinite: projected per stencil when asked).
         const GapDerivatives g = gap_derivatives(points[i], V, obstacles_);
-        const PenaltyValue b = cubic_penalty(g.d, options_.delta, kappa_);
+        const PenaltyValue b = cubic_penalty(g.d, options_.delta, kappa);
         t.value = b.value;
         t.grad = b.first * g.grad;
         if (!out.dynamic_hessian) return;
@@ -141,7 +156,7 @@ double PenaltyContact::evaluate(const VecX& x, const AssemblyOutputs& out) const
       });
 }
 
-double PenaltyContact::balanced_stiffness(const VecX& x, const VertexRows& V,
+double PenaltyContact::balanced_stiffness(const StepContext& ctx, const VecX& x, const VertexRows& V,
                                           const std::vector<PenaltyContactPoint>& points) const {
   const int dim = mesh_.dim;
   VecX G = VecX::Zero(x.size());
@@ -150,9 +165,7 @@ double PenaltyContact::balanced_stiffness(const VecX& x, const VertexRows& V,
     for (int a = 0; a < c.num_vertices; ++a)
       if (!mesh_.is_static_vertex(c.ids[a])) G.segment(c.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
   }
-  VecX gE = -model_.external_force();
-  for (const auto& term : model_.energies())
-    if (term.get() != this) term->evaluate(x, AssemblyOutputs{&gE, nullptr, 1.0, false});
+  VecX gE = ctx.other_gradient();
   // Constrained directions carry their reactions: leave them out of the balance.
   model_.boundary.reduce_gradient(G);
   model_.boundary.reduce_gradient(gE);
@@ -161,24 +174,26 @@ double PenaltyContact::balanced_stiffness(const VecX& x, const VertexRows& V,
   return gg > 0.0 ? G.dot(gE) / (0.75 * delta * delta * gg) : 0.0;
 }
 
-void PenaltyContact::begin_step(const VecX& x_start) {
+void PenaltyContact::begin_step(const StepContext& ctx, const VecX& x_start) const {
+  Data& data = ctx.data.of<Data>(this);
   const VertexRows V = mesh_.positions(x_start);
   const std::vector<PenaltyContactPoint> points = find(V);
   if (points.empty()) {
-    kappa_ = kappa_initial_;
-    balanced_ = false;
+    data.kappa = kappa_initial_;
+    data.balanced = false;
     return;
   }
-  if (!balanced_ && !options_.kappa) kappa_ = std::max(kappa_, balanced_stiffness(x_start, V, points));
-  balanced_ = true;
+  if (!data.balanced && !options_.kappa) data.kappa = std::max(data.kappa, balanced_stiffness(ctx, x_start, V, points));
+  data.balanced = true;
 }
 
-bool PenaltyContact::stiffen_if_unmet(const VecX& x) {
+bool PenaltyContact::after_solve(const StepContext& ctx, const VecX& x) const {
   const double deepest = min_contact_distance(x);
   if (!(deepest < 0.0)) return false;
-  kappa_ *= penalty_stiffness_bump(deepest, options_.delta);
-  ++bumps_;
-  balanced_ = true;
+  Data& data = ctx.data.of<Data>(this);
+  data.kappa *= penalty_stiffness_bump(deepest, options_.delta);
+  ++data.bumps;
+  data.balanced = true;
   return true;
 }
 
@@ -188,22 +203,23 @@ double PenaltyContact::min_contact_distance(const VecX& x) const {
   return deepest;
 }
 
-std::vector<PenaltyContactPoint> PenaltyContact::contacts(const VecX& x) const {
+std::vector<PenaltyContactPoint> PenaltyContact::contacts(const EvalContext& ctx, const VecX& x) const {
+  const double kappa = ctx.data.of<Data>(this).kappa;
   const VertexRows V = mesh_.positions(x);
   std::vector<PenaltyContactPoint> points = find(V);
   parallel_for(points.size(), [&](std::size_t i) {
     PenaltyContactPoint& c = points[i];
     const GapDerivatives g = gap_derivatives(c, V, obstacles_);
-    c.lambda = penalty_force_magnitude(c.d, options_.delta, kappa_);
+    c.lambda = penalty_force_magnitude(c.d, options_.delta, kappa);
     c.normal = g.grad.head(mesh_.dim);
   });
   return points;
 }
 
-std::vector<FrictionContact> PenaltyContact::friction_contacts(const VecX& x) const {
+std::vector<FrictionContact> PenaltyContact::friction_contacts(const EvalContext& ctx, const VecX& x) const {
   const VertexRows V = mesh_.positions(x);
   std::vector<FrictionContact> out;
-  for (const PenaltyContactPoint& c : contacts(x)) {
+  for (const PenaltyContactPoint& c : contacts(ctx, x)) {
     if (!(c.lambda > 0.0) || !c.normal.allFinite() || c.normal.norm() == 0.0) continue;
     const int p = c.ids[0];
     FrictionContact f;

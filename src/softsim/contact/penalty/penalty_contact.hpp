@@ -48,37 +48,40 @@ class PenaltyContact : public Energy {
   PenaltyContact& operator=(const PenaltyContact&) = delete;
 
   std::string name() const override { return "penalty_contact"; }
-  double evaluate(const VecX& x, const AssemblyOutputs& out) const override;
-  void begin_step(const VecX& x_start) override;
-  bool stiffen_if_unmet(const VecX& x) override;
+  // The stiffness and how often it was raised.
+  std::unique_ptr<TermData> make_data() const override;
+  double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  void begin_step(const StepContext& ctx, const VecX& x_start) const override;
+  // Raises the stiffness when a converged solve left a contact penetrating (solve again).
+  bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // The deepest signed gap among the contact points (d < delta) at x; +infinity without any.
   double min_contact_distance(const VecX& x) const override;
 
   // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
-  std::vector<PenaltyContactPoint> contacts(const VecX& x) const;
-  // The same as friction contacts (friction_contact.hpp): closest-point weights of the feature,
+  std::vector<PenaltyContactPoint> contacts(const EvalContext& ctx, const VecX& x) const;
+  // The same as friction contacts (friction/friction_contact.hpp): closest-point weights of the feature,
   // tangent basis orthogonal to the normal, lambda from the penalty.
-  std::vector<FrictionContact> friction_contacts(const VecX& x) const;
+  std::vector<FrictionContact> friction_contacts(const EvalContext& ctx, const VecX& x) const;
 
-  double stiffness() const { return kappa_; }
+  double stiffness(const ModelData& data) const;
   double initial_stiffness() const { return kappa_initial_; }
-  int stiffness_bumps() const { return bumps_; }  // adaptive increases so far
+  int stiffness_bumps(const ModelData& data) const;  // adaptive increases so far
   const PenaltyOptions& options() const { return options_; }
   const CollisionMesh& collision_mesh() const { return mesh_; }
   const std::vector<AnalyticObstacle>& obstacles() const { return obstacles_; }
 
  private:
+  struct Data;
   std::vector<PenaltyContactPoint> find(const VertexRows& V) const;
-  double balanced_stiffness(const VecX& x, const VertexRows& V, const std::vector<PenaltyContactPoint>& points) const;
+  double balanced_stiffness(const StepContext& ctx, const VecX& x, const VertexRows& V,
+                            const std::vector<PenaltyContactPoint>& points) const;
 
   const Model& model_;
   CollisionMesh mesh_;
   PenaltySurfaces surfaces_;
   std::vector<AnalyticObstacle> obstacles_;
   PenaltyOptions options_;
-  double kappa_initial_ = 0.0, kappa_ = 0.0;
-  bool balanced_ = false;
-  int bumps_ = 0;
+  double kappa_initial_ = 0.0;
 };
 
 }  // namespace softsim

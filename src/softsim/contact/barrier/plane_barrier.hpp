@@ -1,2 +1,0 @@
-#pragma once
-#include "softsim/contact/barrier/obstacle_barrier.hpp"

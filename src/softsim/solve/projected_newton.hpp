@@ -1,0 +1,21 @@
+#pragma once
+// Projected Newton with a filtered backtracking line search (the book, ch. 3 and 8): the
+// direction solves H p = -g with H the per-stencil PSD-projected Hessian; the step length starts
+// at the filters' bound min(1, alpha_filter) and halves until the Armijo condition holds. Where
+// the predicted decrease is below the energy's round-off (near the solution), the Armijo test
+// uses the directional derivative instead (Hager & Zhang's approximate Armijo condition), so
+// full Newton steps keep converging quadratically down to machine precision.
+#include <string>
+#include <vector>
+
+#include "softsim/solve/linear_solver.hpp"
+#include "softsim/solve/newton_options.hpp"
+#include "softsim/solve/objective.hpp"
+
+namespace softsim {
+
+// history (optional) receives ||g(x_k)||_2 of the reduced gradient at every iterate.
+NewtonResult projected_newton(Objective& objective, VecX& x, LinearSolver& solver, const NewtonOptions& options,
+                      std::vector<double>* history = nullptr);
+
+}  // namespace softsim
