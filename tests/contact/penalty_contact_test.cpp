@@ -53,7 +53,7 @@ TEST(CubicPenalty, ValueDerivativesAndBump) {
 template <int D>
 void check_gap_derivatives(const PenaltyContactPoint& c, const std::vector<Eigen::Matrix<double, D, 1>>& x0,
                            const std::vector<AnalyticObstacle>& obstacles = {}) {
-  const int k = c.num_vertices, n = k * D;
+  const int k = c.stencil.num_vertices, n = k * D;
   VecX x(n);
   for (int a = 0; a < k; ++a) x.segment(a * D, D) = x0[a];
   auto gap = [&](const VecX& y) {
@@ -76,7 +76,7 @@ void check_gap_derivatives(const PenaltyContactPoint& c, const std::vector<Eigen
   };
   const double eh = test::relative_error(H, test::fd_jacobian(grad, x, 1e-6));
   std::printf("[ gap ] feature %d, side %+.0f, dim %d: d = %+.4f, FD rel. error gradient %.1e, Hessian %.1e\n",
-              static_cast<int>(c.feature), c.side, D, d.v, eg, eh);
+              static_cast<int>(c.stencil.kind), c.side, D, d.v, eg, eh);
   EXPECT_LT(eg, 1e-8);
   EXPECT_LT(eh, 1e-6);
   // Forward mode along a direction p: Dual gives grad d . p.
@@ -88,12 +88,12 @@ void check_gap_derivatives(const PenaltyContactPoint& c, const std::vector<Eigen
   EXPECT_NEAR(directional.d, g.dot(p), 1e-12 * (1 + g.norm()));
 }
 
-PenaltyContactPoint feature(PenaltyFeature f, int k, double side = 1.0) {
+PenaltyContactPoint feature(StencilKind f, int k, double side = 1.0) {
   PenaltyContactPoint c;
-  c.feature = f;
-  c.num_vertices = k;
+  c.stencil.kind = f;
+  c.stencil.num_vertices = k;
   c.side = side;
-  for (int a = 0; a < k; ++a) c.ids[a] = a;
+  for (int a = 0; a < k; ++a) c.stencil.ids[a] = a;
   return c;
 }
 
@@ -105,23 +105,23 @@ TEST(PenaltyGap, EveryFeatureMatchesFiniteDifferencesAndForwardMode) {
   for (double h : {0.07, -0.04}) {
     const V3 n = (t1 - t0).cross(t2 - t0).normalized();
     const V3 p = (t0 + t1 + t2) / 3.0 + h * n + V3(0.01, -0.02, 0.0);
-    check_gap_derivatives<3>(feature(PenaltyFeature::face, 4), {p, t0, t1, t2});
+    check_gap_derivatives<3>(feature(StencilKind::point_triangle, 4), {p, t0, t1, t2});
   }
   for (double side : {1.0, -1.0}) {
-    check_gap_derivatives<3>(feature(PenaltyFeature::edge, 3, side), {V3(0.5, 0.3, 0.2), t0, t1});
-    check_gap_derivatives<3>(feature(PenaltyFeature::vertex, 2, side), {V3(0.05, -0.1, 0.12), t0});
-    check_gap_derivatives<2>(feature(PenaltyFeature::vertex, 2, side), {V2(0.3, 0.25), V2(0.2, 0.1)});
+    check_gap_derivatives<3>(feature(StencilKind::point_edge, 3, side), {V3(0.5, 0.3, 0.2), t0, t1});
+    check_gap_derivatives<3>(feature(StencilKind::point_point, 2, side), {V3(0.05, -0.1, 0.12), t0});
+    check_gap_derivatives<2>(feature(StencilKind::point_point, 2, side), {V2(0.3, 0.25), V2(0.2, 0.1)});
   }
-  check_gap_derivatives<2>(feature(PenaltyFeature::edge, 3), {V2(0.5, -0.1), V2(0.0, 0.0), V2(1.0, 0.2)});
-  check_gap_derivatives<2>(feature(PenaltyFeature::edge, 3), {V2(0.5, 0.3), V2(0.0, 0.0), V2(1.0, 0.2)});
+  check_gap_derivatives<2>(feature(StencilKind::point_edge, 3), {V2(0.5, -0.1), V2(0.0, 0.0), V2(1.0, 0.2)});
+  check_gap_derivatives<2>(feature(StencilKind::point_edge, 3), {V2(0.5, 0.3), V2(0.0, 0.0), V2(1.0, 0.2)});
   // Analytic obstacles.
   std::vector<AnalyticObstacle> obstacles(3);
   obstacles[0] = {AnalyticObstacle::Shape::Plane, V3(0, 0.1, 0), V3(0.0, 0.6, 0.8), 0.0, {}};
   obstacles[1] = {AnalyticObstacle::Shape::Sphere, V3(0.1, -0.2, 0.3), {}, 0.5, {}};
   obstacles[2] = {AnalyticObstacle::Shape::Box, V3(0, 0, 0), {}, 0.0, V3(0.5, 0.3, 0.4)};
-  PenaltyContactPoint c = feature(PenaltyFeature::obstacle, 1);
+  PenaltyContactPoint c = feature(StencilKind::point_obstacle, 1);
   for (int k = 0; k < 3; ++k) {
-    c.obstacle = k;
+    c.stencil.obstacle = k;
     check_gap_derivatives<3>(c, {V3(0.3, 0.12, 0.05)}, obstacles);
     check_gap_derivatives<3>(c, {V3(0.56, 0.33, -0.2)}, obstacles);  // box: edge region
   }
@@ -221,9 +221,9 @@ std::vector<PenaltyContactPoint> check_energy(const Term& t, const char* what) {
   return points;
 }
 
-bool has(const std::vector<PenaltyContactPoint>& points, PenaltyFeature f, double sign_of_d) {
+bool has(const std::vector<PenaltyContactPoint>& points, StencilKind f, double sign_of_d) {
   for (const auto& p : points)
-    if (p.feature == f && p.d * sign_of_d > 0) return true;
+    if (p.stencil.kind == f && p.d * sign_of_d > 0) return true;
   return false;
 }
 
@@ -232,17 +232,17 @@ template <class V>
 struct ProbeCase {
   const char* what;
   V tip, away;
-  PenaltyFeature expected;
+  StencilKind expected;
   double sign;
 };
 
 TEST(PenaltyContactEnergy, PointAgainstFaceEdgeAndVertexOfAClosedSurface) {
   const ProbeCase<Vec3> cases[] = {
-      {"face, outside", Vec3(0.2, 0.25, -0.03), -Vec3::UnitZ(), PenaltyFeature::face, 1.0},
-      {"face, inside", Vec3(0.2, 0.25, 0.02), -Vec3::UnitZ(), PenaltyFeature::face, -1.0},
-      {"edge, outside", Vec3(0.5, -0.02, -0.015), Vec3(0, -1, -1), PenaltyFeature::edge, 1.0},
-      {"vertex, outside", Vec3(-0.02, -0.015, -0.01), Vec3(-1, -1, -1), PenaltyFeature::vertex, 1.0},
-      {"slanted face, inside", Vec3(0.3, 0.3, 0.36), Vec3(1, 1, 1), PenaltyFeature::face, -1.0},
+      {"face, outside", Vec3(0.2, 0.25, -0.03), -Vec3::UnitZ(), StencilKind::point_triangle, 1.0},
+      {"face, inside", Vec3(0.2, 0.25, 0.02), -Vec3::UnitZ(), StencilKind::point_triangle, -1.0},
+      {"edge, outside", Vec3(0.5, -0.02, -0.015), Vec3(0, -1, -1), StencilKind::point_edge, 1.0},
+      {"vertex, outside", Vec3(-0.02, -0.015, -0.01), Vec3(-1, -1, -1), StencilKind::point_point, 1.0},
+      {"slanted face, inside", Vec3(0.3, 0.3, 0.36), Vec3(1, 1, 1), StencilKind::point_triangle, -1.0},
   };
   for (const auto& k : cases) {
     const auto t = penalty_term({unit_tet(), needle(k.tip, k.away)}, {}, 0.05, 1e3);
@@ -264,8 +264,8 @@ TEST(PenaltyContactEnergy, VerticesAgainstPlaneSphereAndBox) {
   for (int k = 0; k < 3; ++k) {
     const auto t = penalty_term({tet}, {shapes[k]}, 0.05, 1e3);
     const auto points = check_energy(*t, names[k]);
-    EXPECT_TRUE(has(points, PenaltyFeature::obstacle, -1.0)) << names[k];
-    EXPECT_TRUE(has(points, PenaltyFeature::obstacle, 1.0)) << names[k];
+    EXPECT_TRUE(has(points, StencilKind::point_obstacle, -1.0)) << names[k];
+    EXPECT_TRUE(has(points, StencilKind::point_obstacle, 1.0)) << names[k];
   }
 }
 
@@ -284,9 +284,9 @@ TEST(PenaltyContactEnergy, TwoDimensionsEdgeAndVertex) {
     return mesh_of(P, area > 0 ? (MatXi(1, 3) << 0, 1, 2).finished() : (MatXi(1, 3) << 0, 2, 1).finished());
   };
   const ProbeCase<Vec2> cases[] = {
-      {"2D edge, outside", Vec2(0.4, -0.03), Vec2(0, -1), PenaltyFeature::edge, 1.0},
-      {"2D edge, inside", Vec2(0.4, 0.02), Vec2(0.3, -1), PenaltyFeature::edge, -1.0},
-      {"2D vertex, outside", Vec2(1.02, 1.03), Vec2(1, 1), PenaltyFeature::vertex, 1.0},
+      {"2D edge, outside", Vec2(0.4, -0.03), Vec2(0, -1), StencilKind::point_edge, 1.0},
+      {"2D edge, inside", Vec2(0.4, 0.02), Vec2(0.3, -1), StencilKind::point_edge, -1.0},
+      {"2D vertex, outside", Vec2(1.02, 1.03), Vec2(1, 1), StencilKind::point_point, 1.0},
   };
   for (const auto& k : cases) {
     const auto t = penalty_term({square, probe(k.tip, k.away)}, {}, 0.05, 1e3, 2);
@@ -333,10 +333,10 @@ TEST(PenaltySurfaces, PseudoNormalSignsAroundANonConvexBody) {
   int checked = 0, wrong = 0, by_feature[4] = {0, 0, 0, 0};
   const int first_probe = model.bodies[1].first_vertex;
   for (const PenaltyContactPoint& c : found) {
-    if (c.ids[0] < first_probe) continue;
-    const Vec3 p = model.rest_positions.segment<3>(3 * c.ids[0]);
+    if (c.stencil.ids[0] < first_probe) continue;
+    const Vec3 p = model.rest_positions.segment<3>(3 * c.stencil.ids[0]);
     ++checked;
-    ++by_feature[static_cast<int>(c.feature)];
+    ++by_feature[static_cast<int>(c.stencil.kind)];
     if ((c.d < 0) != inside(p)) ++wrong;
   }
   std::printf("[ signs ] %d probes within 0.5 of the L: %d face, %d edge, %d vertex contacts, %d wrong signs\n",

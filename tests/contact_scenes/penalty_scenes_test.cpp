@@ -193,7 +193,7 @@ TEST(PenaltyScenes, CShapeSelfContact2D) {
     const int end = model.bodies[0].mesh.num_vertices();
     const Stage stage;
     for (const PenaltyContactPoint& c : penalty.contacts(EvalContext{stage, stepper.data()}, state.x))
-      n += c.ids[0] < end && c.ids[1] < end;
+      n += c.stencil.ids[0] < end && c.stencil.ids[1] < end;
     self_contacts = std::max(self_contacts, n);
     bumps = penalty.stiffness_bumps(stepper.data());
     kappa = penalty.stiffness(stepper.data());

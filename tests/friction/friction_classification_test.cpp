@@ -16,12 +16,12 @@ void check_contact(const FrictionContact& c, const VertexRows& V, double s_expec
   EXPECT_NEAR(c.distance_squared, s_expected, 1e-12 * std::max(1.0, s_expected)) << what;
   double wsum = 0;
   Eigen::VectorXd r = Eigen::VectorXd::Zero(V.cols());
-  for (int a = 0; a < c.num_vertices; ++a) {
+  for (int a = 0; a < c.stencil.num_vertices; ++a) {
     wsum += c.weights[a];
-    r += c.weights[a] * V.row(c.ids[a]).transpose();
+    r += c.weights[a] * V.row(c.stencil.ids[a]).transpose();
   }
   EXPECT_NEAR(wsum, 0.0, 1e-12) << what;
-  for (int a = 0; a < c.num_vertices; ++a) EXPECT_LE(std::abs(c.weights[a]), 1.0 + 1e-12) << what;
+  for (int a = 0; a < c.stencil.num_vertices; ++a) EXPECT_LE(std::abs(c.weights[a]), 1.0 + 1e-12) << what;
   const int m = static_cast<int>(c.T.cols());
   EXPECT_LT((c.T.transpose() * c.T - Eigen::MatrixXd::Identity(m, m)).norm(), 1e-12) << what;
   EXPECT_LT((c.T.transpose() * r).norm(), 1e-9 * std::max(1.0, r.norm())) << what;
@@ -32,14 +32,14 @@ TEST(FrictionClassification, ContactsRealiseTheBarrierDistance) {
   for (int trial = 0; trial < 2000; ++trial) {
     const VertexRows V = VertexRows::Random(4, 3);
     auto v = [&](int i) { return Eigen::Vector3d(V.row(i).transpose()); };
-    check_contact(friction_contact_for_point_triangle(V, 0, 1, 2, 3), V,
+    check_contact(friction_contact(closest_features(ContactStencil::point_triangle(0, 1, 2, 3), V), V), V,
                   point_triangle_distance_squared(v(0), v(1), v(2), v(3)), "point-triangle");
-    check_contact(friction_contact_for_edge_edge(V, 0, 1, 2, 3), V,
+    check_contact(friction_contact(closest_features(ContactStencil::edge_edge(0, 1, 2, 3), V), V), V,
                   edge_edge_distance_squared(v(0), v(1), v(2), v(3)), "edge-edge");
-    check_contact(friction_contact_for_point_edge(V, 0, 1, 2), V, point_edge_distance_squared(v(0), v(1), v(2)),
+    check_contact(friction_contact(closest_features(ContactStencil::point_edge(0, 1, 2), V), V), V, point_edge_distance_squared(v(0), v(1), v(2)),
                   "point-edge");
     const VertexRows W = VertexRows::Random(3, 2);
-    check_contact(friction_contact_for_point_edge(W, 0, 1, 2), W,
+    check_contact(friction_contact(closest_features(ContactStencil::point_edge(0, 1, 2), W), W), W,
                   point_edge_distance_squared(Eigen::Vector2d(W.row(0).transpose()), Eigen::Vector2d(W.row(1).transpose()),
                                               Eigen::Vector2d(W.row(2).transpose())),
                   "point-edge 2D");

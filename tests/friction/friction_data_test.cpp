@@ -44,15 +44,15 @@ TEST(FrictionData, IpcCubeCubeEnergyGradientHessian) {
       FrictionContact c;
       int multiplicity = 1;
       if (m0 >= 0) {
-        c = edge_edge_friction_contact(Vl, m0, m1, m2, m3);
+        c = friction_contact(ContactStencil::edge_edge(m0, m1, m2, m3), Vl);
       } else if (m2 < 0) {
-        c = point_point_friction_contact(Vl, -m0 - 1, m1);
+        c = friction_contact(ContactStencil::point_point(-m0 - 1, m1), Vl);
         multiplicity = -m3;
       } else if (m3 < 0) {
-        c = point_edge_friction_contact(Vl, -m0 - 1, m1, m2);
+        c = friction_contact(ContactStencil::point_edge(-m0 - 1, m1, m2), Vl);
         multiplicity = -m3;
       } else {
-        c = point_triangle_friction_contact(Vl, -m0 - 1, m1, m2, m3);
+        c = friction_contact(ContactStencil::point_triangle(-m0 - 1, m1, m2, m3), Vl);
       }
       c.lambda = multiplicity * normal_force_magnitude(BarrierForm::ipc_squared, c.distance_squared, dhat, kappa);
       worst_lambda = std::max(worst_lambda, rel(c.lambda, j["normal_force_magnitudes"][k].get<double>()));
@@ -66,7 +66,7 @@ TEST(FrictionData, IpcCubeCubeEnergyGradientHessian) {
       const Eigen::Matrix3d P = c.T * c.T.transpose(), Pref = Tref * Tref.transpose();
       worst_basis = std::max(worst_basis, (P - Pref).norm());
       Eigen::Vector3d u = Eigen::Vector3d::Zero();
-      for (int a = 0; a < c.num_vertices; ++a) u += c.weights[a] * (V1.row(c.ids[a]) - V0.row(c.ids[a])).transpose();
+      for (int a = 0; a < c.stencil.num_vertices; ++a) u += c.weights[a] * (V1.row(c.stencil.ids[a]) - V0.row(c.stencil.ids[a])).transpose();
       ((c.T.transpose() * u).norm() < eps ? sticking : sliding)++;
       contacts.push_back(c);
     }

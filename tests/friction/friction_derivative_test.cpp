@@ -43,15 +43,13 @@ struct Case {
   FrictionContact (*make)(const VertexRows&);
 };
 
-FrictionContact make_pp(const VertexRows& V) { return point_point_friction_contact(V, 0, 1); }
-FrictionContact make_pe(const VertexRows& V) { return point_edge_friction_contact(V, 0, 1, 2); }
-FrictionContact make_pt(const VertexRows& V) { return point_triangle_friction_contact(V, 0, 1, 2, 3); }
-FrictionContact make_ee(const VertexRows& V) { return edge_edge_friction_contact(V, 0, 1, 2, 3); }
+FrictionContact make_pp(const VertexRows& V) { return friction_contact(ContactStencil::point_point(0, 1), V); }
+FrictionContact make_pe(const VertexRows& V) { return friction_contact(ContactStencil::point_edge(0, 1, 2), V); }
+FrictionContact make_pt(const VertexRows& V) { return friction_contact(ContactStencil::point_triangle(0, 1, 2, 3), V); }
+FrictionContact make_ee(const VertexRows& V) { return friction_contact(ContactStencil::edge_edge(0, 1, 2, 3), V); }
 FrictionContact make_plane(const VertexRows& V) {
   FrictionContact c;
-  c.kind = FrictionContactKind::point_plane;
-  c.num_vertices = 1;
-  c.ids = {0, -1, -1, -1};
+  c.stencil = ContactStencil::point_obstacle(0, 0);
   c.weights = {1, 0, 0, 0};
   const Eigen::Vector3d n = Eigen::Vector3d(0.3, 1.0, -0.2).normalized();
   c.T = Eigen::Matrix3d::Identity() - n * n.transpose();
@@ -74,7 +72,7 @@ TEST(FrictionContactPotential, GradientAndHessianMatchFiniteDifferences) {
         const VertexRows D = VertexRows::Random(cs.n, cs.dim);
         // Scale the displacement so that y = target * eps.
         Eigen::VectorXd u = Eigen::VectorXd::Zero(cs.dim);
-        for (int a = 0; a < c.num_vertices; ++a) u += c.weights[a] * D.row(c.ids[a]).transpose();
+        for (int a = 0; a < c.stencil.num_vertices; ++a) u += c.weights[a] * D.row(c.stencil.ids[a]).transpose();
         const double y0 = (c.T.transpose() * u).norm();
         ASSERT_GT(y0, 0) << cs.name;
         const VertexRows V1 = V0 + D * (target * eps / y0);
@@ -113,7 +111,7 @@ TEST(FrictionContactPotential, GradientAndHessianMatchFiniteDifferences) {
 
 TEST(FrictionContactPotential, ZeroDisplacementIsStationary) {
   VertexRows V0 = VertexRows::Random(4, 3);
-  FrictionContact c = point_triangle_friction_contact(V0, 0, 1, 2, 3);
+  FrictionContact c = friction_contact(ContactStencil::point_triangle(0, 1, 2, 3), V0);
   c.lambda = 1.0;
   FrictionStencilVec g;
   FrictionStencilMat H;

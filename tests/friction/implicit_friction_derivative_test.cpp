@@ -41,7 +41,7 @@ nlohmann::json block(int dim, double y, double turn_degrees = 0.0, double x = 0.
 struct JacobianCheck {
   double fd_error = 0, jvp_error = 0, force_norm = 0;
   int nonzero_columns = 0;
-  std::set<FrictionContactKind> kinds;  // IPC contacts present
+  std::set<StencilKind> kinds;  // IPC contacts present
 };
 
 JacobianCheck check(const nlohmann::json& j, double c) {
@@ -80,7 +80,7 @@ JacobianCheck check(const nlohmann::json& j, double c) {
   for (int k = 0; k < n; ++k) r.nonzero_columns += Jd.col(k).norm() > 0 ? 1 : 0;
   for (const auto& f : model.forces())
     if (const auto* ipc = dynamic_cast<const ImplicitFriction*>(f.get()))
-      for (const FrictionContact& c : ipc->contacts_at(e.ctx(), q)) r.kinds.insert(c.kind);
+      for (const FrictionContact& c : ipc->contacts(e.ctx(), q)) r.kinds.insert(c.stencil.kind);
   EXPECT_LT((f0 - F(q)).norm(), 1e-12 * (1 + f0.norm()));
   return r;
 }
@@ -114,8 +114,8 @@ TEST(ImplicitFrictionJacobian, IpcPairsBetweenBoxes) {
   j["bodies"] = {block(3, 0.1), block(3, 0.3004, 30.0, 0.05)};  // turned: edge-edge crossings
   const JacobianCheck r = check(j, 100.0);
   expect_good("IPC pairs, 3D", r);
-  EXPECT_TRUE(r.kinds.count(FrictionContactKind::point_triangle));
-  EXPECT_TRUE(r.kinds.count(FrictionContactKind::edge_edge));
+  EXPECT_TRUE(r.kinds.count(StencilKind::point_triangle));
+  EXPECT_TRUE(r.kinds.count(StencilKind::edge_edge));
 }
 
 TEST(ImplicitFrictionJacobian, IpcPairsIn2D) {

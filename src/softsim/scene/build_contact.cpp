@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "softsim/contact/friction/implicit_friction.hpp"
+#include "softsim/contact/friction/lagged_friction.hpp"
 #include "softsim/contact/penalty/penalty_contact.hpp"
 #include "softsim/mesh/surface.hpp"
 
@@ -44,6 +45,15 @@ AnalyticObstacle analytic_obstacle(const ObstacleSpec& o, int dim) {
   return shape;
 }
 
+void add_friction(Model& model, const Scene& scene, std::unique_ptr<FrictionSource> source,
+                  const FrictionOptions& friction) {
+  if (!friction.any()) return;
+  if (scene.contact.friction.mode == "implicit")
+    model.add_force(std::make_unique<ImplicitFriction>(std::move(source), friction));
+  else
+    model.add_energy(std::make_unique<LaggedFriction>(std::move(source), friction));
+}
+
 void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mesh>& static_meshes,
                          FrictionOptions friction) {
   const int dim = model.dim();
@@ -76,11 +86,7 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
   auto term = std::make_unique<PenaltyContact>(model, std::move(collision), std::move(obstacles), options);
   const PenaltyContact* penalty = term.get();
   model.add_energy(std::move(term));
-  // Added after the contact term so that its begin_step (stiffness reset / balance) runs first.
-  if (friction.any() && scene.contact.friction.mode == "implicit")
-    model.add_force(std::make_unique<ImplicitPenaltyFriction>(penalty, friction));
-  else if (friction.any())
-    model.add_energy(std::make_unique<LaggedFriction>(penalty_friction_source(*penalty, friction), friction));
+  add_friction(model, scene, penalty_friction_source(*penalty, friction), friction);
 }
 
 }  // namespace softsim

@@ -5,7 +5,7 @@
 
 #include "softsim/contact/geometry/analytic_obstacle.hpp"
 #include "softsim/contact/broad_phase/candidates.hpp"
-#include "softsim/contact/friction/lagged_friction.hpp"
+#include "softsim/contact/friction/friction_source.hpp"
 #include "softsim/scene/scene.hpp"
 
 namespace softsim {
@@ -17,6 +17,12 @@ BroadPhaseMethod broad_phase_method(const ContactSpec& contact);
 
 // An obstacle of type plane, sphere or box with its first dim coordinates.
 AnalyticObstacle analytic_obstacle(const ObstacleSpec& spec, int dim);
+
+// Friction on a contact term's contacts (when any pair has mu > 0): lagged, a potential, or
+// implicit, a force without one (contact.friction.mode). After the contact term, whose stiffness
+// it reads.
+void add_friction(Model& model, const Scene& scene, std::unique_ptr<FrictionSource> source,
+                  const FrictionOptions& friction);
 
 // One PenaltyContact term for every body, the static mesh obstacles (already loaded and
 // transformed) and the analytic obstacles, plus lagged friction on its contacts when mu > 0.

@@ -315,13 +315,7 @@ void add_ipc_contact(Model& model, const Scene& scene, const std::string& file) 
                                  file, d));
   const IpcContact* ipc = contact.get();
   model.add_energy(std::move(contact));
-  // Added after the contact term so that its begin_step (kappa update) runs first.
-  if (friction.any()) {
-    if (scene.contact.friction.mode == "implicit")
-      model.add_force(std::make_unique<ImplicitFriction>(ipc, friction));
-    else
-      model.add_energy(std::make_unique<LaggedFriction>(ipc_friction_source(*ipc, friction), friction));
-  }
+  add_friction(model, scene, ipc_friction_source(*ipc, friction), friction);
 }
 
 }  // namespace
@@ -483,11 +477,7 @@ Model build_model(const Scene& scene) {
       const double kappa = scene.contact.kappa.value_or(1e5);
       FrictionOptions friction = friction_options(scene, model);
       friction.obstacle_group = static_cast<int>(model.bodies.size() + k);
-      if (friction.any() && scene.contact.friction.mode == "implicit")
-        model.add_force(std::make_unique<ImplicitObstacleFriction>(obstacle, dim, weights, dhat, kappa, friction));
-      else if (friction.any())
-        model.add_energy(std::make_unique<LaggedFriction>(
-            obstacle_friction_source(*obstacle, dim, weights, dhat, kappa, friction), friction));
+      add_friction(model, scene, obstacle_friction_source(*obstacle, dim, weights, dhat, kappa, friction), friction);
     }
   }
   const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),

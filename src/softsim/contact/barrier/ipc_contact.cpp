@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "softsim/contact/ccd/additive_ccd.hpp"
-#include "softsim/contact/barrier/stiffness.hpp"
-#include "softsim/contact/distance/edge_edge.hpp"
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
-#include "softsim/contact/distance/point_edge.hpp"
-#include "softsim/contact/distance/point_triangle.hpp"
+#include "softsim/contact/barrier/stiffness.hpp"
 #include "softsim/core/parallel.hpp"
-#include "softsim/core/psd_projection.hpp"
 #include "softsim/model/model.hpp"
 
 namespace softsim {
@@ -26,25 +21,6 @@ struct IpcContact::Data : TermData {
     Candidates candidates;
   } ccd;
 };
-
-struct IpcContact::PairTerm {
-  int ids[4] = {-1, -1, -1, -1};  // global vertex ids of the stencil
-  int k = 0;                      // stencil size
-  bool active = false;            // closer than dhat
-  double value = 0.0;
-  Eigen::Matrix<double, 12, 1> grad;
-  Eigen::Matrix<double, 12, 12> hess;
-};
-
-namespace {
-
-// A stencil's positions as fixed-size vectors.
-template <int D>
-Eigen::Matrix<double, D, 1> row(const VertexRows& V, int id) {
-  return V.row(id).transpose();
-}
-
-}  // namespace
 
 IpcContact::IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions& options)
     : model_(model), mesh_(std::move(mesh)), options_(options) {}
@@ -91,117 +67,49 @@ Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
   return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
 
-std::vector<IpcContact::PairTerm> IpcContact::pair_terms(const VecX& x, const Candidates& c, bool derivatives) const {
-  const VertexRows V = mesh_.positions(x);
+std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, const std::vector<ContactStencil>& stencils,
+                                                          bool derivatives, bool project_psd) const {
   const VertexRows X = mesh_.positions(model_.rest_positions);
   const double shat = reach() * reach();
-  const std::size_t nvf = c.vertex_face.size(), nee = c.edge_edge.size(), nve = c.vertex_edge.size();
-  std::vector<PairTerm> terms(nvf + nee + nve);
-  parallel_for(terms.size(), [&](std::size_t i) {
-    PairTerm& t = terms[i];
-    if (i < nvf) {
-      const auto [v, f] = c.vertex_face[i];
-      t.k = 4;
-      t.ids[0] = mesh_.vertices[v];
-      for (int a = 0; a < 3; ++a) t.ids[a + 1] = mesh_.faces(f, a);
-      const Vec3 p = row<3>(V, t.ids[0]), t0 = row<3>(V, t.ids[1]), t1 = row<3>(V, t.ids[2]), t2 = row<3>(V, t.ids[3]);
-      const double s = point_triangle_distance_squared(p, t0, t1, t2);
-      if (!(s < shat)) return;
-      t.active = true;
-      if (!derivatives) {
-        t.value = barrier_of(s).value;
-        return;
-      }
-      const auto d = compose_barrier(barrier_of(s), point_triangle_distance(p, t0, t1, t2));
-      t.value = d.value;
-      t.grad = d.grad;
-      t.hess = d.hess;
-    } else if (i < nvf + nee) {
-      const auto [a, b] = c.edge_edge[i - nvf];
-      t.k = 4;
-      t.ids[0] = mesh_.edges(a, 0);
-      t.ids[1] = mesh_.edges(a, 1);
-      t.ids[2] = mesh_.edges(b, 0);
-      t.ids[3] = mesh_.edges(b, 1);
-      const Vec3 ea0 = row<3>(V, t.ids[0]), ea1 = row<3>(V, t.ids[1]), eb0 = row<3>(V, t.ids[2]), eb1 = row<3>(V, t.ids[3]);
-      const double s = edge_edge_distance_squared(ea0, ea1, eb0, eb1);
-      if (!(s < shat)) return;
-      t.active = true;
-      // The mollifier's threshold uses rest positions (IPC: eps_x = 1e-3 |ea|^2 |eb|^2).
-      const double eps_x = edge_edge_mollifier_threshold(row<3>(X, t.ids[0]), row<3>(X, t.ids[1]),
-                                                         row<3>(X, t.ids[2]), row<3>(X, t.ids[3]));
-      // E = m b (IPC's mollified edge-edge barrier), with the product rule for derivatives.
-      const auto dist = edge_edge_distance(ea0, ea1, eb0, eb1);
-      const auto bar = compose_barrier(barrier_of(s), dist);
-      const auto m = edge_edge_mollifier(ea0, ea1, eb0, eb1, eps_x);
+  const int dim = mesh_.dim;
+  return evaluate_stencils(stencils.size(), [&](std::size_t i, ContactStencilTerm& t) {
+    const ContactStencil& st = stencils[i];
+    const double s = distance_squared(st, V);
+    t.active = s < shat;
+    if (!t.active) return;
+    if (st.kind == StencilKind::edge_edge) {
+      // E = m b, IPC's mollified edge-edge barrier, with the product rule for derivatives. The
+      // mollifier's threshold uses rest positions (IPC: eps_x = 1e-3 |ea|^2 |eb|^2).
+      auto at = [&](const VertexRows& P, int a) { return stencil_vertex<3>(st, P, a); };
+      const double eps_x = edge_edge_mollifier_threshold(at(X, 0), at(X, 1), at(X, 2), at(X, 3));
+      const auto bar = compose_barrier(barrier_of(s), distance_squared_derivatives(st, V));
+      const auto m = edge_edge_mollifier(at(V, 0), at(V, 1), at(V, 2), at(V, 3), eps_x);
       t.value = m.value * bar.value;
       if (derivatives) {
         t.grad = m.value * bar.grad + bar.value * m.grad;
         t.hess = m.value * bar.hess + m.grad * bar.grad.transpose() + bar.grad * m.grad.transpose() + bar.value * m.hess;
       }
+    } else if (!derivatives) {
+      t.value = barrier_of(s).value;
     } else {
-      const auto [v, e] = c.vertex_edge[i - nvf - nee];
-      t.k = 3;
-      t.ids[0] = mesh_.vertices[v];
-      t.ids[1] = mesh_.edges(e, 0);
-      t.ids[2] = mesh_.edges(e, 1);
-      const Vec2 p = row<2>(V, t.ids[0]), e0 = row<2>(V, t.ids[1]), e1 = row<2>(V, t.ids[2]);
-      const double s = point_edge_distance_squared(p, e0, e1);
-      if (!(s < shat)) return;
-      t.active = true;
-      const auto b = barrier_of(s);
-      t.value = b.value;
-      if (derivatives) {
-        const auto d = compose_barrier(b, point_edge_distance(p, e0, e1));
-        t.grad.head<6>() = d.grad;
-        t.hess.topLeftCorner<6, 6>() = d.hess;
-      }
+      const auto d = compose_barrier(barrier_of(s), distance_squared_derivatives(st, V));
+      t.value = d.value;
+      t.grad = d.grad;
+      t.hess = d.hess;
     }
+    if (derivatives && project_psd) project_stencil_hessian(t, st.num_vertices * dim);
   });
-  return terms;
 }
 
 double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
   const Data& data = ctx.data.of<Data>(this);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  const Candidates c = candidates_near(&data, x);
-  std::vector<PairTerm> terms = pair_terms(x, c, derivatives);
-  const int dim = mesh_.dim;
-  const double w = out.weight * data.kappa;
-  // Projection per stencil, in parallel; the scatter below is sequential (deterministic).
-  if (out.dynamic_hessian && out.project_psd) {
-    parallel_for(terms.size(), [&](std::size_t i) {
-      PairTerm& t = terms[i];
-      if (!t.active) return;
-      const int n = t.k * dim;
-      if (n == 12) {
-        project_psd(t.hess);
-      } else {
-        Eigen::Matrix<double, 6, 6> h = t.hess.topLeftCorner<6, 6>();
-        project_psd(h);
-        t.hess.topLeftCorner<6, 6>() = h;
-      }
-    });
-  }
-  double total = 0.0;
-  for (const PairTerm& t : terms) {
-    if (!t.active) continue;
-    if (!std::isfinite(t.value)) return std::numeric_limits<double>::infinity();
-    total += w * t.value;
-    for (int a = 0; a < t.k; ++a) {
-      if (mesh_.is_static_vertex(t.ids[a])) continue;
-      if (out.gradient) out.gradient->segment(t.ids[a] * dim, dim) += w * t.grad.segment(a * dim, dim);
-      if (!out.dynamic_hessian) continue;
-      for (int b = 0; b < t.k; ++b) {
-        if (mesh_.is_static_vertex(t.ids[b])) continue;
-        for (int r = 0; r < dim; ++r)
-          for (int s = 0; s < dim; ++s)
-            out.dynamic_hessian->emplace_back(t.ids[a] * dim + r, t.ids[b] * dim + s, w * t.hess(a * dim + r, b * dim + s));
-      }
-    }
-  }
-  return total;
+  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(&data, x));
+  const bool project = out.dynamic_hessian && out.project_psd;
+  const std::vector<ContactStencilTerm> terms = barrier_terms(mesh_.positions(x), stencils, derivatives, project);
+  return scatter_stencils(terms, [&](std::size_t i) -> const ContactStencil& { return stencils[i]; }, mesh_.dim,
+                          mesh_.num_dof_vertices, out.weight * data.kappa, out);
 }
 
 double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
@@ -213,32 +121,14 @@ double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, cons
   cache.x0 = x;
   cache.p = p;
   cache.valid = true;
-  const Candidates& c = cache.candidates;
+  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, cache.candidates);
   const VertexRows V0 = mesh_.positions(x), V1 = mesh_.positions(x1);
   AccdOptions accd;
   accd.rescaling = options_.ccd_safety;
   accd.min_separation = options_.thickness;
-  const std::size_t nvf = c.vertex_face.size(), nee = c.edge_edge.size(), nve = c.vertex_edge.size();
-  std::vector<double> toi(nvf + nee + nve, 1.0);
-  parallel_for(toi.size(), [&](std::size_t i) {
-    CcdResult r;
-    if (i < nvf) {
-      const auto [v, f] = c.vertex_face[i];
-      const int ids[4] = {mesh_.vertices[v], mesh_.faces(f, 0), mesh_.faces(f, 1), mesh_.faces(f, 2)};
-      r = additive_ccd_point_triangle(row<3>(V0, ids[0]), row<3>(V0, ids[1]), row<3>(V0, ids[2]), row<3>(V0, ids[3]),
-                                      row<3>(V1, ids[0]), row<3>(V1, ids[1]), row<3>(V1, ids[2]), row<3>(V1, ids[3]),
-                                      accd);
-    } else if (i < nvf + nee) {
-      const auto [a, b] = c.edge_edge[i - nvf];
-      const int ids[4] = {mesh_.edges(a, 0), mesh_.edges(a, 1), mesh_.edges(b, 0), mesh_.edges(b, 1)};
-      r = additive_ccd_edge_edge(row<3>(V0, ids[0]), row<3>(V0, ids[1]), row<3>(V0, ids[2]), row<3>(V0, ids[3]),
-                                 row<3>(V1, ids[0]), row<3>(V1, ids[1]), row<3>(V1, ids[2]), row<3>(V1, ids[3]), accd);
-    } else {
-      const auto [v, e] = c.vertex_edge[i - nvf - nee];
-      const int ids[3] = {mesh_.vertices[v], mesh_.edges(e, 0), mesh_.edges(e, 1)};
-      r = additive_ccd_point_edge(row<2>(V0, ids[0]), row<2>(V0, ids[1]), row<2>(V0, ids[2]), row<2>(V1, ids[0]),
-                                  row<2>(V1, ids[1]), row<2>(V1, ids[2]), accd);
-    }
+  std::vector<double> toi(stencils.size(), 1.0);
+  parallel_for(stencils.size(), [&](std::size_t i) {
+    const CcdResult r = time_of_impact(stencils[i], V0, V1, accd);
     if (r.collides) toi[i] = r.toi;
   });
   double alpha = 1.0;
@@ -249,40 +139,33 @@ double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, cons
 double IpcContact::min_contact_distance(const VecX& x) const { return min_distance(nullptr, x); }
 
 double IpcContact::min_distance(const Data* data, const VecX& x) const {
-  const Candidates c = candidates_near(data, x);
   const VertexRows V = mesh_.positions(x);
   double smin = std::numeric_limits<double>::infinity();
-  for (const auto& [v, f] : c.vertex_face)
-    smin = std::min(smin, point_triangle_distance_squared(row<3>(V, mesh_.vertices[v]), row<3>(V, mesh_.faces(f, 0)),
-                                                          row<3>(V, mesh_.faces(f, 1)), row<3>(V, mesh_.faces(f, 2))));
-  for (const auto& [a, b] : c.edge_edge)
-    smin = std::min(smin, edge_edge_distance_squared(row<3>(V, mesh_.edges(a, 0)), row<3>(V, mesh_.edges(a, 1)),
-                                                     row<3>(V, mesh_.edges(b, 0)), row<3>(V, mesh_.edges(b, 1))));
-  for (const auto& [v, e] : c.vertex_edge)
-    smin = std::min(smin, point_edge_distance_squared(row<2>(V, mesh_.vertices[v]), row<2>(V, mesh_.edges(e, 0)),
-                                                      row<2>(V, mesh_.edges(e, 1))));
+  for (const ContactStencil& s : candidate_stencils(mesh_, candidates_near(data, x)))
+    smin = std::min(smin, distance_squared(s, V));
   return std::sqrt(smin);
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  const Candidates c = candidates_near(nullptr, x);
+  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(nullptr, x));
   int n = 0;
-  for (const PairTerm& t : pair_terms(x, c, false)) n += t.active;
+  for (const ContactStencilTerm& t : barrier_terms(mesh_.positions(x), stencils, false, false)) n += t.active;
   return n;
 }
 
 void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
-  const Candidates c = candidates_near(&data, x);
-  std::vector<PairTerm> terms = pair_terms(x, c, true);
+  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(&data, x));
+  const std::vector<ContactStencilTerm> terms = barrier_terms(mesh_.positions(x), stencils, true, false);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
   bool any = false;
-  for (const PairTerm& t : terms) {
-    if (!t.active) continue;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (!terms[i].active) continue;
     any = true;
-    for (int a = 0; a < t.k; ++a)
-      if (!mesh_.is_static_vertex(t.ids[a])) gB.segment(t.ids[a] * dim, dim) += t.grad.segment(a * dim, dim);
+    const ContactStencil& s = stencils[i];
+    for (int a = 0; a < s.num_vertices; ++a)
+      if (!mesh_.is_static_vertex(s.ids[a])) gB.segment(s.ids[a] * dim, dim) += terms[i].grad.segment(a * dim, dim);
   }
   // The other terms' gradient is only needed for the balance, i.e. once something touches.
   VecX gE = any ? ctx.other_gradient() : VecX();

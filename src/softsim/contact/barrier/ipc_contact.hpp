@@ -15,6 +15,7 @@
 #include "softsim/contact/barrier/barrier.hpp"
 #include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/contact/geometry/collision_mesh.hpp"
+#include "softsim/contact/stencil/stencil_assembly.hpp"
 #include "softsim/model/energy.hpp"
 
 namespace softsim {
@@ -63,11 +64,12 @@ class IpcContact : public Energy {
 
  private:
   struct Data;
-  struct PairTerm;  // one stencil's barrier value, gradient and Hessian
   Candidates candidates_near(const Data* data, const VecX& x) const;
   double min_distance(const Data* data, const VecX& x) const;
-  // Per pair: the barrier (without kappa) with derivatives when requested.
-  std::vector<PairTerm> pair_terms(const VecX& x, const Candidates& c, bool derivatives) const;
+  // The barrier (without kappa) of each stencil at V, with derivatives (PSD-projected) when
+  // requested; stencils farther than the barrier's reach are inactive.
+  std::vector<ContactStencilTerm> barrier_terms(const VertexRows& V, const std::vector<ContactStencil>& stencils,
+                                                bool derivatives, bool project_psd) const;
   void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 

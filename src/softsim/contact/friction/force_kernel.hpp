@@ -11,37 +11,10 @@
 #include <array>
 #include <cmath>
 
+#include "softsim/contact/friction/frame.hpp"
 #include "softsim/contact/friction/smoothing.hpp"
-#include "softsim/core/dual.hpp"
-#include "softsim/core/jet.hpp"
 
 namespace softsim {
-
-// A scalar with a given value and directional derivative (the derivative is dropped on double).
-template <class S>
-S scalar_with_derivative(double value, double derivative);
-template <>
-inline double scalar_with_derivative<double>(double value, double) { return value; }
-template <>
-inline Dual scalar_with_derivative<Dual>(double value, double derivative) { return {value, derivative}; }
-
-inline double derivative_of(double) { return 0.0; }
-inline double derivative_of(const Dual& x) { return x.d; }
-
-// g(x) for a scalar function with value g and derivative dg at value_of(x) (chain rule).
-template <class S>
-S chain_scalar(const S& x, double g, double dg) {
-  return scalar_with_derivative<S>(g, dg * derivative_of(x));
-}
-
-template <class S>
-struct FrictionFrame {
-  using Basis = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
-  int num_vertices = 0;
-  std::array<S, 4> weights{};
-  Basis basis;  // dim x m
-  S lambda = S(0.0);
-};
 
 // s(y)/y of the smoothing, finite at y = 0 (eqs. 14, 15).
 template <class S>

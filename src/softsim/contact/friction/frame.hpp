@@ -1,11 +1,11 @@
 #pragma once
-// The geometry friction acts through, as functions of the stencil's positions on any scalar
+// The frame friction acts in, as functions of a contact stencil's positions on any scalar
 // (double, or Dual for forward-mode derivatives of fully implicit friction): the closest-point
 // weights w_a (the relative velocity of the closest points is sum_a w_a v_a; IPC, Li et al.
 // 2020, sec. 5), the tangent basis B (dim x m, orthonormal columns spanning the plane
-// orthogonal to the contact normal; seed 003 sec. 3.3: T = J_c^T B) and the squared distance s
-// of the closest points. Conventions (the IPC code's, so lagged friction matches the reference
-// states of ../shared/data/friction):
+// orthogonal to the contact normal; Larionov et al. 2022, sec. 3.3: T = J_c^T B) and the normal
+// force magnitude lambda, which each contact model supplies. Conventions of the IPC stencils
+// (the IPC code's, so lagged friction matches the reference states of ../shared/data/friction):
 //  - point-point (p0, p1): B from the cross products of p1 - p0 with the x or y axis.
 //  - point-edge (p, e0, e1): B = [e/|e|, (e x (p - e0))/|..|],  alpha = (p - e0).e / |e|^2.
 //  - point-triangle (p, t0, t1, t2): B = [e1/|e1|, ((e1 x e2) x e1)/|..|]; (beta1, beta2) solve
@@ -17,6 +17,7 @@
 #include <Eigen/Geometry>
 #include <array>
 
+#include "softsim/contact/stencil/contact_stencil.hpp"
 #include "softsim/core/dual.hpp"
 #include "softsim/core/jet.hpp"  // value_of(double)
 
@@ -102,6 +103,129 @@ std::array<S, 2> edge_edge_coordinates(const FrameVec<S, 3>& ea0, const FrameVec
   const FrameVec<S, 3> ea = ea1 - ea0, eb = eb1 - eb0, w = ea0 - eb0;
   const S ab = ea.dot(eb);
   return solve_2x2<S>(ea.dot(ea), -ab, -ab, eb.dot(eb), -w.dot(ea), w.dot(eb));
+}
+
+// A scalar with a given value and directional derivative (the derivative is dropped on double).
+template <class S>
+S scalar_with_derivative(double value, double derivative);
+template <>
+inline double scalar_with_derivative<double>(double value, double) { return value; }
+template <>
+inline Dual scalar_with_derivative<Dual>(double value, double derivative) { return {value, derivative}; }
+
+inline double derivative_of(double) { return 0.0; }
+inline double derivative_of(const Dual& x) { return x.d; }
+
+// g(x) for a scalar function with value g and derivative dg at value_of(x) (chain rule).
+template <class S>
+S chain_scalar(const S& x, double g, double dg) {
+  return scalar_with_derivative<S>(g, dg * derivative_of(x));
+}
+
+template <class S>
+struct FrictionFrame {
+  using Basis = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+  int num_vertices = 0;
+  std::array<S, 4> weights{};
+  Basis basis;  // dim x m
+  S lambda = S(0.0);
+};
+
+template <class S, int D>
+FrameVec<S, D> stencil_vertex_of(const S* x, int a) {
+  return Eigen::Map<const Eigen::Matrix<S, D, 1>>(x + a * D);
+}
+
+// Closest-point weights and tangent basis of an IPC stencil (point-point, point-edge,
+// point-triangle, edge-edge; in 2D point-point and point-edge) at its positions x
+// (num_vertices * dim values), in the conventions above; lambda is left to the contact model.
+// coords (optional) receives the closest-point coordinates (point-edge: alpha; point-triangle:
+// beta1, beta2; edge-edge: alpha, beta).
+template <class S>
+FrictionFrame<S> stencil_frame(StencilKind kind, const S* x, int dim, std::array<S, 2>* coords = nullptr) {
+  FrictionFrame<S> f;
+  std::array<S, 2> c{S(0.0), S(0.0)};
+  if (dim == 3) {
+    auto v = [&](int a) { return stencil_vertex_of<S, 3>(x, a); };
+    switch (kind) {
+      case StencilKind::point_edge: {
+        c[0] = point_edge_coordinate<S, 3>(v(0), v(1), v(2));
+        f.num_vertices = 3;
+        f.weights = {S(1.0), c[0] - S(1.0), -c[0], S(0.0)};
+        f.basis = point_edge_basis<S>(v(0), v(1), v(2));
+        break;
+      }
+      case StencilKind::point_triangle: {
+        c = point_triangle_coordinates<S>(v(0), v(1), v(2), v(3));
+        f.num_vertices = 4;
+        f.weights = {S(1.0), c[0] + c[1] - S(1.0), -c[0], -c[1]};
+        f.basis = plane_basis<S>(v(2) - v(1), v(3) - v(1));
+        break;
+      }
+      case StencilKind::edge_edge: {
+        c = edge_edge_coordinates<S>(v(0), v(1), v(2), v(3));
+        f.num_vertices = 4;
+        f.weights = {S(1.0) - c[0], c[0], c[1] - S(1.0), -c[1]};
+        f.basis = plane_basis<S>(v(1) - v(0), v(3) - v(2));
+        break;
+      }
+      default:  // point-point
+        f.num_vertices = 2;
+        f.weights = {S(1.0), S(-1.0), S(0.0), S(0.0)};
+        f.basis = point_point_basis<S>(v(0), v(1));
+        break;
+    }
+  } else if (kind == StencilKind::point_edge) {
+    auto v = [&](int a) { return stencil_vertex_of<S, 2>(x, a); };
+    c[0] = point_edge_coordinate<S, 2>(v(0), v(1), v(2));
+    f.num_vertices = 3;
+    f.weights = {S(1.0), c[0] - S(1.0), -c[0], S(0.0)};
+    f.basis = point_edge_basis<S>(v(1), v(2));
+  } else {  // 2D point-point
+    auto v = [&](int a) { return stencil_vertex_of<S, 2>(x, a); };
+    f.num_vertices = 2;
+    f.weights = {S(1.0), S(-1.0), S(0.0), S(0.0)};
+    f.basis = point_point_basis<S>(v(0), v(1));
+  }
+  if (coords) *coords = c;
+  return f;
+}
+
+// The squared distance of the closest points sum_a w_a x_a (the weights sum to zero).
+template <class S>
+S closest_points_distance_squared(const FrictionFrame<S>& f, const S* x, int dim) {
+  S s(0.0);
+  for (int r = 0; r < dim; ++r) {
+    S gap(0.0);
+    for (int a = 0; a < f.num_vertices; ++a) gap += f.weights[a] * x[a * dim + r];
+    s += gap * gap;
+  }
+  return s;
+}
+
+// The tangent projector B = I - n n^T of a unit normal: the basis of contacts whose normal comes
+// from a distance field (analytic obstacles, penalty contact); its derivative follows by the
+// product rule on Duals.
+template <class S, class N>
+typename FrictionFrame<S>::Basis tangent_projector(const N& n) {
+  const auto dim = n.size();
+  typename FrictionFrame<S>::Basis B(dim, dim);
+  for (Eigen::Index r = 0; r < dim; ++r)
+    for (Eigen::Index k = 0; k < dim; ++k) B(r, k) = S(r == k ? 1.0 : 0.0) - n[r] * n[k];
+  return B;
+}
+
+// The unit normal n = g / |g| of a distance field with gradient g and Hessian H at p, on the
+// scalar of p: on Duals (p' = dp) its derivative is dn = (I - n n^T) H dp / |g|.
+template <class S, class Grad, class Hess, class Dir>
+Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> unit_normal_of_distance(const Grad& g, const Hess& H, const Dir& dp) {
+  const double gn = g.norm();
+  const Eigen::VectorXd n = g / gn;
+  const Eigen::VectorXd Hdp = H * dp;
+  const Eigen::VectorXd dn = Hdp / gn - n * (n.dot(Hdp) / gn);
+  Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> out(n.size());
+  for (Eigen::Index k = 0; k < n.size(); ++k) out[k] = scalar_with_derivative<S>(n[k], dn[k]);
+  return out;
 }
 
 }  // namespace softsim

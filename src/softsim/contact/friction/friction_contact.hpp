@@ -1,52 +1,47 @@
 #pragma once
-// One frozen friction contact of lagged IPC friction (Li et al. 2020, sec. 5; the book §9,
-// digest §7): the stencil's vertices, the weights giving the relative tangential displacement
-// of the closest points u = sum_a w_a (x_a - x^n_a), the tangent basis T (dim x m) and the
-// lagged normal force magnitude lambda. Its potential (without mu) is
+// One contact as friction sees it (Li et al. 2020, sec. 5; the book §9): its stencil, the
+// closest-point weights w_a giving the relative displacement of the closest points
+// u = sum_a w_a (x_a - x^ref_a), the tangent basis T (dim x m), the normal force magnitude lambda
+// and the pair's coefficient mu, all taken where the contact was listed (frame.hpp). Lagged
+// friction freezes such contacts for a step; its potential per contact (without mu) is
 //   D(x) = lambda f0(|T^T u|),                                          (IPC eq. 16)
 //   grad_a D = lambda w_a T (f1/y) z,   Hess_ab D = lambda w_a w_b T H_z T^T,  z = T^T u,
 //   H_z = (f1/y) I + c z z^T (friction/smoothing.hpp), optionally PSD-projected (the book: the
 //   inner m x m block; its eigenvalues are f1/y across z and f1' along z).
-// Builders take the lagged positions (rows = vertices, global ids) and the primitive's vertex
-// ids; the *_for_* variants first classify the pair (distance/classification.hpp) and reduce it to the
-// point-point / point-edge / point-triangle / edge-edge contact that realises the distance.
 #include <array>
 
-#include "softsim/contact/broad_phase/candidates.hpp"
-#include "softsim/contact/geometry/collision_mesh.hpp"
-#include "softsim/core/types.hpp"
 #include "softsim/contact/barrier/barrier.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/friction/frame.hpp"
 #include "softsim/contact/friction/smoothing.hpp"
+#include "softsim/contact/geometry/collision_mesh.hpp"
+#include "softsim/contact/stencil/contact_stencil.hpp"
 
 namespace softsim {
 
-enum class FrictionContactKind { point_point, point_edge, point_triangle, edge_edge, point_plane };
-
 struct FrictionContact {
-  FrictionContactKind kind = FrictionContactKind::point_point;
-  int num_vertices = 0;
-  std::array<int, 4> ids{-1, -1, -1, -1};          // global vertex ids
-  std::array<double, 4> weights{0.0, 0.0, 0.0, 0.0};  // u = sum_a weights[a] (x_a - x^n_a)
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3> T;  // dim x m tangent basis
-  Eigen::Vector2d coords = Eigen::Vector2d::Zero();  // closest-point coordinates (README order)
-  double distance_squared = 0.0;                   // at the lagged positions
-  double lambda = 0.0;                             // normal force magnitude
-  double mu = 0.0;                                 // friction coefficient of the pair
-  int obstacle = -1;                               // one-vertex contacts: the analytic obstacle's index
+  ContactStencil stencil;
+  std::array<double, 4> weights{0.0, 0.0, 0.0, 0.0};  // u = sum_a weights[a] (x_a - x^ref_a)
+  FrictionFrame<double>::Basis T;                    // dim x m tangent basis
+  Eigen::Vector2d coords = Eigen::Vector2d::Zero();  // closest-point coordinates (stencil_frame)
+  double distance_squared = 0.0;                     // where the contact was listed
+  double lambda = 0.0;                               // normal force magnitude
+  double mu = 0.0;                                   // friction coefficient of the pair
+  // Penalty contact points: the side of the closest feature p is on, and the contact normal
+  // (the direction friction falls back to where the feature's own is undefined).
+  double side = 1.0;
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> normal;
+
+  FrictionFrame<double> frame() const;
+  void set_frame(const FrictionFrame<double>& f);
 };
 
-FrictionContact point_point_friction_contact(const VertexRows& V, int p0, int p1);
-FrictionContact point_edge_friction_contact(const VertexRows& V, int p, int e0, int e1);
-FrictionContact point_triangle_friction_contact(const VertexRows& V, int p, int t0, int t1, int t2);
-FrictionContact edge_edge_friction_contact(const VertexRows& V, int ea0, int ea1, int eb0, int eb1);
+// The IPC frame of a point-point, point-edge, point-triangle or edge-edge stencil at V (rows =
+// vertices; lambda left 0).
+FrictionContact friction_contact(const ContactStencil& stencil, const VertexRows& V);
 
-FrictionContact friction_contact_for_point_edge(const VertexRows& V, int p, int e0, int e1);
-FrictionContact friction_contact_for_point_triangle(const VertexRows& V, int p, int t0, int t1, int t2);
-FrictionContact friction_contact_for_edge_edge(const VertexRows& V, int ea0, int ea1, int eb0, int eb1);
-
-// The candidate pairs as friction contacts at positions V (classified and reduced to the
-// point-point / point-edge / point-triangle / edge-edge contact realising the distance;
-// lambda left 0).
+// The candidate pairs as friction contacts at V, each reduced to the features that realise its
+// distance (closest_features) first.
 std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mesh, const VertexRows& V,
                                                         const Candidates& candidates);
 

@@ -9,9 +9,8 @@ double assemble_friction(const std::vector<FrictionContact>& contacts, const Ver
   if (contacts.empty()) return 0.0;
   const bool hessian = out.dynamic_hessian != nullptr;
   return assemble_contact_stencils(
-      contacts.size(), static_cast<int>(V.cols()), num_dof_vertices, out.weight, out,
-      [&](std::size_t i) { return std::pair(contacts[i].ids.data(), contacts[i].num_vertices); },
-      [&](std::size_t i, ContactStencilTerm& t) {
+      contacts.size(), [&](std::size_t i) -> const ContactStencil& { return contacts[i].stencil; },
+      static_cast<int>(V.cols()), num_dof_vertices, out.weight, out, [&](std::size_t i, ContactStencilTerm& t) {
         const FrictionContact& c = contacts[i];
         t.value = friction_contact_potential(c, V, V0, smoothing, eps, out.gradient ? &t.grad : nullptr,
                                              hessian ? &t.hess : nullptr, out.project_psd);

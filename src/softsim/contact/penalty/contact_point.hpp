@@ -5,7 +5,7 @@
 // scalar type, so the same code gives values (double), exact gradients and Hessians (Jet<N>,
 // core/jet.hpp) and directional derivatives (Dual, core/dual.hpp), e.g. for an implicit
 // friction that needs lambda(q) = -b'(d(q)) and its derivatives.
-//   face (3D):   d = n . (p - t0) / |n|, n = (t1 - t0) x (t2 - t0), the outward normal; smooth
+//   face (3D, a point_triangle stencil):   d = n . (p - t0) / |n|, n = (t1 - t0) x (t2 - t0), the outward normal; smooth
 //                through d = 0
 //   edge (2D):   d = (p - e0) . (e.y, -e.x) / |e|, e = e1 - e0 (counter-clockwise boundary:
 //                outward is to the right)
@@ -20,17 +20,15 @@
 #include <array>
 
 #include "softsim/contact/geometry/analytic_obstacle.hpp"
+#include "softsim/contact/stencil/contact_stencil.hpp"
 #include "softsim/contact/distance/generic_vector.hpp"
 
 namespace softsim {
 
-enum class PenaltyFeature { face, edge, vertex, obstacle };
-
 struct PenaltyContactPoint {
-  PenaltyFeature feature = PenaltyFeature::vertex;
-  int num_vertices = 0;                  // 4 (face), 3 (edge), 2 (vertex), 1 (obstacle)
-  std::array<int, 4> ids{-1, -1, -1, -1};  // global vertex ids: ids[0] = p, then the feature's
-  int obstacle = -1;                     // index of the analytic obstacle (feature obstacle)
+  // p and the closest feature: point_triangle (a face), point_edge (an edge), point_point (a
+  // vertex) or point_obstacle; ids[0] = p.
+  ContactStencil stencil;
   double side = 1.0;                     // s for 3D edges and vertices
   double d = 0.0;                        // signed gap at the positions it was found at
   // Filled by PenaltyContact::contacts(): lambda = -b'(d) >= 0 and the unit contact normal
@@ -39,21 +37,21 @@ struct PenaltyContactPoint {
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> normal;
 };
 
-// d of contact c with x[a] the position of c.ids[a], a < c.num_vertices.
+// d of contact c with x[a] the position of c.stencil.ids[a], a < c.stencil.num_vertices.
 template <class T, int D>
 T penalty_signed_distance(const PenaltyContactPoint& c, const Eigen::Matrix<T, D, 1>* x,
                           const std::vector<AnalyticObstacle>& obstacles) {
   using std::sqrt;
   using contact_detail::dot;
   using V = Eigen::Matrix<T, D, 1>;
-  switch (c.feature) {
-    case PenaltyFeature::face:
+  switch (c.stencil.kind) {
+    case StencilKind::point_triangle:
       if constexpr (D == 3) {
         const V n = contact_detail::cross(V(x[2] - x[1]), V(x[3] - x[1]));
         return dot(n, V(x[0] - x[1])) / sqrt(dot(n, n));
       }
       break;
-    case PenaltyFeature::edge: {
+    case StencilKind::point_edge: {
       const V e = x[2] - x[1];
       if constexpr (D == 2) {
         const V w = x[0] - x[1];
@@ -63,12 +61,13 @@ T penalty_signed_distance(const PenaltyContactPoint& c, const Eigen::Matrix<T, D
         return c.side * sqrt(dot(cr, cr) / dot(e, e));
       }
     }
-    case PenaltyFeature::vertex: {
+    case StencilKind::point_point: {
       const V w = x[0] - x[1];
       return c.side * sqrt(dot(w, w));
     }
-    case PenaltyFeature::obstacle:
-      return analytic_signed_distance<T, D>(obstacles[static_cast<std::size_t>(c.obstacle)], x[0]);
+    case StencilKind::point_obstacle:
+      return analytic_signed_distance<T, D>(obstacles[static_cast<std::size_t>(c.stencil.obstacle)], x[0]);
+    case StencilKind::edge_edge: break;
   }
   return T(0.0);
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "softsim/contact/friction/basis.hpp"
 #include "softsim/contact/penalty/cubic_penalty.hpp"
 #include "softsim/contact/stencil/stencil_assembly.hpp"
 #include "softsim/core/parallel.hpp"
@@ -31,7 +30,7 @@ GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V
   using J = Jet<N>;
   Eigen::Matrix<J, D, 1> x[K];
   for (int a = 0; a < K; ++a)
-    for (int i = 0; i < D; ++i) x[a][i] = J::variable(V(c.ids[a], i), a * D + i);
+    for (int i = 0; i < D; ++i) x[a][i] = J::variable(V(c.stencil.ids[a], i), a * D + i);
   const J d = penalty_signed_distance<J, D>(c, x, obstacles);
   GapDerivatives r;
   r.d = d.v;
@@ -43,7 +42,7 @@ GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V
 template <int D>
 GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
                                const std::vector<AnalyticObstacle>& obstacles) {
-  switch (c.num_vertices) {
+  switch (c.stencil.num_vertices) {
     case 1: return gap_derivatives<1, D>(c, V, obstacles);
     case 2: return gap_derivatives<2, D>(c, V, obstacles);
     case 3: return gap_derivatives<3, D>(c, V, obstacles);
@@ -69,10 +68,7 @@ void add_obstacle_points(const CollisionMesh& mesh, const VertexRows& V, const s
       const double d = analytic_signed_distance<double, D>(obstacles[k], p);
       if (!(d < delta)) continue;
       PenaltyContactPoint c;
-      c.feature = PenaltyFeature::obstacle;
-      c.num_vertices = 1;
-      c.ids[0] = v;
-      c.obstacle = static_cast<int>(k);
+      c.stencil = ContactStencil::point_obstacle(v, static_cast<int>(k));
       c.d = d;
       points.push_back(c);
     }
@@ -129,9 +125,8 @@ double PenaltyContact::evaluate(const EvalContext& ctx, const VecX& x, const Ass
   const bool derivatives = out.gradient || out.dynamic_hessian;
   const int dim = mesh_.dim;
   return assemble_contact_stencils(
-      points.size(), dim, mesh_.num_dof_vertices, out.weight, out,
-      [&](std::size_t i) { return std::pair(points[i].ids.data(), points[i].num_vertices); },
-      [&](std::size_t i, ContactStencilTerm& t) {
+      points.size(), [&](std::size_t i) -> const ContactStencil& { return points[i].stencil; }, dim,
+      mesh_.num_dof_vertices, out.weight, out, [&](std::size_t i, ContactStencilTerm& t) {
         if (!derivatives) {
           t.value = cubic_penalty(points[i].d, options_.delta, kappa).value;
           return;
@@ -144,15 +139,7 @@ double PenaltyContact::evaluate(const EvalContext& ctx, const VecX& x, const Ass
         t.grad = b.first * g.grad;
         if (!out.dynamic_hessian) return;
         t.hess = b.second * (g.grad * g.grad.transpose()) + b.first * g.hess;
-        if (!out.project_psd) return;
-        const int n = points[i].num_vertices * dim;
-        if (n == 12) {
-          project_psd(t.hess);
-        } else {
-          Eigen::MatrixXd h = t.hess.topLeftCorner(n, n);
-          project_psd(h);
-          t.hess.topLeftCorner(n, n) = h;
-        }
+        if (out.project_psd) project_stencil_hessian(t, points[i].stencil.num_vertices * dim);
       });
 }
 
@@ -162,8 +149,8 @@ double PenaltyContact::balanced_stiffness(const StepContext& ctx, const VecX& x,
   VecX G = VecX::Zero(x.size());
   for (const PenaltyContactPoint& c : points) {
     const GapDerivatives g = gap_derivatives(c, V, obstacles_);
-    for (int a = 0; a < c.num_vertices; ++a)
-      if (!mesh_.is_static_vertex(c.ids[a])) G.segment(c.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
+    for (int a = 0; a < c.stencil.num_vertices; ++a)
+      if (!mesh_.is_static_vertex(c.stencil.ids[a])) G.segment(c.stencil.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
   }
   VecX gE = ctx.other_gradient();
   // Constrained directions carry their reactions: leave them out of the balance.
@@ -214,35 +201,6 @@ std::vector<PenaltyContactPoint> PenaltyContact::contacts(const EvalContext& ctx
     c.normal = g.grad.head(mesh_.dim);
   });
   return points;
-}
-
-std::vector<FrictionContact> PenaltyContact::friction_contacts(const EvalContext& ctx, const VecX& x) const {
-  const VertexRows V = mesh_.positions(x);
-  std::vector<FrictionContact> out;
-  for (const PenaltyContactPoint& c : contacts(ctx, x)) {
-    if (!(c.lambda > 0.0) || !c.normal.allFinite() || c.normal.norm() == 0.0) continue;
-    const int p = c.ids[0];
-    FrictionContact f;
-    switch (c.feature) {
-      case PenaltyFeature::face: f = point_triangle_friction_contact(V, p, c.ids[1], c.ids[2], c.ids[3]); break;
-      case PenaltyFeature::edge: f = point_edge_friction_contact(V, p, c.ids[1], c.ids[2]); break;
-      case PenaltyFeature::vertex: f = point_point_friction_contact(V, p, c.ids[1]); break;
-      case PenaltyFeature::obstacle:
-        f.kind = FrictionContactKind::point_plane;
-        f.num_vertices = 1;
-        f.ids = {p, -1, -1, -1};
-        f.weights = {1.0, 0.0, 0.0, 0.0};
-        f.obstacle = c.obstacle;
-        break;
-    }
-    // The tangent plane of the penalty's normal: also defined when p lies on the feature.
-    if (mesh_.dim == 3) f.T = point_point_tangent_basis(Eigen::Vector3d::Zero(), Eigen::Vector3d(c.normal));
-    else f.T = point_point_tangent_basis(Eigen::Vector2d::Zero(), Eigen::Vector2d(c.normal));
-    f.distance_squared = c.d * c.d;
-    f.lambda = c.lambda;
-    out.push_back(std::move(f));
-  }
-  return out;
 }
 
 }  // namespace softsim

@@ -23,7 +23,6 @@
 //    resets it to kappa0.
 #include <optional>
 
-#include "softsim/contact/friction/friction_contact.hpp"
 #include "softsim/contact/penalty/surfaces.hpp"
 #include "softsim/model/energy.hpp"
 
@@ -59,10 +58,6 @@ class PenaltyContact : public Energy {
 
   // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
   std::vector<PenaltyContactPoint> contacts(const EvalContext& ctx, const VecX& x) const;
-  // The same as friction contacts (friction/friction_contact.hpp): closest-point weights of the feature,
-  // tangent basis orthogonal to the normal, lambda from the penalty.
-  std::vector<FrictionContact> friction_contacts(const EvalContext& ctx, const VecX& x) const;
-
   double stiffness(const ModelData& data) const;
   double initial_stiffness() const { return kappa_initial_; }
   int stiffness_bumps(const ModelData& data) const;  // adaptive increases so far

@@ -102,7 +102,7 @@ PenaltySurfaces::PenaltySurfaces(const CollisionMesh& mesh, std::vector<double> 
 
 double PenaltySurfaces::initial_plane_distance(int p, int prim) const {
   PenaltyContactPoint c;
-  c.feature = mesh_.dim == 3 ? PenaltyFeature::face : PenaltyFeature::edge;
+  c.stencil.kind = mesh_.dim == 3 ? StencilKind::point_triangle : StencilKind::point_edge;
   if (mesh_.dim == 3) {
     const Vec3 x[4] = {at<3>(initial_, p), at<3>(initial_, mesh_.faces(prim, 0)), at<3>(initial_, mesh_.faces(prim, 1)),
                        at<3>(initial_, mesh_.faces(prim, 2))};
@@ -188,11 +188,8 @@ std::vector<PenaltyContactPoint> PenaltySurfaces::find(const VertexRows& V, doub
       const double r = radius(k.body);
       if (!(k.s < r * r)) continue;
       PenaltyContactPoint cp;
-      cp.ids[0] = p;
       auto set_vertex = [&](int q) {
-        cp.feature = PenaltyFeature::vertex;
-        cp.num_vertices = 2;
-        cp.ids[1] = q;
+        cp.stencil = ContactStencil::point_point(p, q);
         cp.side = (V.row(p) - V.row(q)).dot(normals.vertex.row(q)) >= 0.0 ? 1.0 : -1.0;
       };
       if (dim == 3) {
@@ -201,15 +198,10 @@ std::vector<PenaltyContactPoint> PenaltySurfaces::find(const VertexRows& V, doub
         const T type = point_triangle_distance_type(at<3>(V, p), at<3>(V, t[0]), at<3>(V, t[1]), at<3>(V, t[2]));
         const int side = type == T::P_E0 ? 0 : type == T::P_E1 ? 1 : type == T::P_E2 ? 2 : -1;
         if (type == T::P_T) {
-          cp.feature = PenaltyFeature::face;
-          cp.num_vertices = 4;
-          for (int a = 0; a < 3; ++a) cp.ids[a + 1] = t[a];
+          cp.stencil = ContactStencil::point_triangle(p, t[0], t[1], t[2]);
         } else if (side >= 0) {
-          cp.feature = PenaltyFeature::edge;
-          cp.num_vertices = 3;
-          cp.ids[1] = t[side];
-          cp.ids[2] = t[(side + 1) % 3];
-          const Vec3 e0 = at<3>(V, cp.ids[1]), e = at<3>(V, cp.ids[2]) - e0, w = at<3>(V, p) - e0;
+          cp.stencil = ContactStencil::point_edge(p, t[side], t[(side + 1) % 3]);
+          const Vec3 e0 = at<3>(V, cp.stencil.ids[1]), e = at<3>(V, cp.stencil.ids[2]) - e0, w = at<3>(V, p) - e0;
           const Vec3 from_line = w - (w.dot(e) / e.squaredNorm()) * e;
           cp.side = from_line.dot(normals.edge.row(face_edges_(k.primitive, side)).transpose()) >= 0.0 ? 1.0 : -1.0;
         } else {
@@ -219,21 +211,18 @@ std::vector<PenaltyContactPoint> PenaltySurfaces::find(const VertexRows& V, doub
         const int e0 = mesh_.edges(k.primitive, 0), e1 = mesh_.edges(k.primitive, 1);
         const PointEdgeDistanceType type = point_edge_distance_type(at<2>(V, p), at<2>(V, e0), at<2>(V, e1));
         if (type == PointEdgeDistanceType::P_E) {
-          cp.feature = PenaltyFeature::edge;
-          cp.num_vertices = 3;
-          cp.ids[1] = e0;
-          cp.ids[2] = e1;
+          cp.stencil = ContactStencil::point_edge(p, e0, e1);
         } else {
           set_vertex(type == PointEdgeDistanceType::P_E0 ? e0 : e1);
         }
       }
       if (dim == 3) {
         Vec3 x[4];
-        for (int a = 0; a < cp.num_vertices; ++a) x[a] = at<3>(V, cp.ids[a]);
+        for (int a = 0; a < cp.stencil.num_vertices; ++a) x[a] = at<3>(V, cp.stencil.ids[a]);
         cp.d = penalty_signed_distance<double, 3>(cp, x, {});
       } else {
         Vec2 x[4];
-        for (int a = 0; a < cp.num_vertices; ++a) x[a] = at<2>(V, cp.ids[a]);
+        for (int a = 0; a < cp.stencil.num_vertices; ++a) x[a] = at<2>(V, cp.stencil.ids[a]);
         cp.d = penalty_signed_distance<double, 2>(cp, x, {});
       }
       if (cp.d < delta) found[g].push_back(cp);

@@ -1,53 +1,88 @@
 #pragma once
-// Adds one contact stencil's weighted gradient and Hessian (vertex-major, k vertices of dim
-// coordinates) to the assembly outputs: the gradient by segments, the Hessian as dynamic triplets
-// (contact stencils change between evaluations). Vertices without DOFs (global id >=
-// num_dof_vertices: static obstacle vertices) are skipped.
+// The loop every contact term runs over its stencils (contact_stencil.hpp): evaluate each
+// stencil's value, gradient and Hessian in parallel (one ContactStencilTerm each), then add
+// weight x each to the assembly outputs in stencil order, so the sums do not depend on the thread
+// count. Gradients go in by segments; Hessians as dynamic triplets (contact stencils change between
+// evaluations). Vertices without DOFs (global id >= num_dof_vertices: static obstacle vertices)
+// are skipped.
+#include <limits>
 #include <vector>
 
+#include "softsim/contact/stencil/contact_stencil.hpp"
 #include "softsim/core/parallel.hpp"
+#include "softsim/core/psd_projection.hpp"
 #include "softsim/core/stencil_assembly.hpp"
 
 namespace softsim {
 
-template <class Grad, class Hess>
-void add_stencil_to_outputs(const int* ids, int k, int dim, int num_dof_vertices, double weight, const Grad& grad,
-                            const Hess& hess, const AssemblyOutputs& out) {
-  for (int a = 0; a < k; ++a) {
-    if (ids[a] >= num_dof_vertices) continue;
-    if (out.gradient) out.gradient->segment(ids[a] * dim, dim) += weight * grad.segment(a * dim, dim);
-    if (!out.dynamic_hessian) continue;
-    for (int b = 0; b < k; ++b) {
-      if (ids[b] >= num_dof_vertices) continue;
-      for (int r = 0; r < dim; ++r)
-        for (int s = 0; s < dim; ++s)
-          out.dynamic_hessian->emplace_back(ids[a] * dim + r, ids[b] * dim + s, weight * hess(a * dim + r, b * dim + s));
-    }
-  }
-}
-
-// One contact stencil's value and derivatives (up to 4 vertices in 3D).
+// One contact stencil's value and derivatives (up to 4 vertices in 3D; the first
+// num_vertices * dim entries are used). Inactive terms (e.g. a candidate pair farther than the
+// barrier's reach) add nothing.
 struct ContactStencilTerm {
+  bool active = true;
   double value = 0.0;
   Eigen::Matrix<double, 12, 1> grad;
   Eigen::Matrix<double, 12, 12> hess;
 };
 
-// Evaluates `count` contact stencils in parallel, evaluate(i, term), then adds weight x each to
-// the outputs in order (deterministic sums); stencil(i) gives {ids, number of vertices}.
-// Returns weight x the sum of the values.
-template <class Stencil, class Evaluate>
-double assemble_contact_stencils(std::size_t count, int dim, int num_dof_vertices, double weight,
-                                 const AssemblyOutputs& out, Stencil&& stencil, Evaluate&& evaluate) {
+// Projects the used block of the term's Hessian to positive semi-definite.
+inline void project_stencil_hessian(ContactStencilTerm& t, int num_coordinates) {
+  if (num_coordinates == 12) {
+    project_psd(t.hess);
+  } else {
+    Eigen::MatrixXd h = t.hess.topLeftCorner(num_coordinates, num_coordinates);
+    project_psd(h);
+    t.hess.topLeftCorner(num_coordinates, num_coordinates) = h;
+  }
+}
+
+// Adds weight x one stencil's gradient and Hessian to the outputs.
+inline void add_stencil_to_outputs(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
+                                   const ContactStencilTerm& t, const AssemblyOutputs& out) {
+  const int k = s.num_vertices;
+  for (int a = 0; a < k; ++a) {
+    if (s.ids[a] >= num_dof_vertices) continue;
+    if (out.gradient) out.gradient->segment(s.ids[a] * dim, dim) += weight * t.grad.segment(a * dim, dim);
+    if (!out.dynamic_hessian) continue;
+    for (int b = 0; b < k; ++b) {
+      if (s.ids[b] >= num_dof_vertices) continue;
+      for (int r = 0; r < dim; ++r)
+        for (int c = 0; c < dim; ++c)
+          out.dynamic_hessian->emplace_back(s.ids[a] * dim + r, s.ids[b] * dim + c, weight * t.hess(a * dim + r, b * dim + c));
+    }
+  }
+}
+
+// Evaluates `count` stencils in parallel, evaluate(i, term).
+template <class Evaluate>
+std::vector<ContactStencilTerm> evaluate_stencils(std::size_t count, Evaluate&& evaluate) {
   std::vector<ContactStencilTerm> terms(count);
   parallel_for(count, [&](std::size_t i) { evaluate(i, terms[i]); });
+  return terms;
+}
+
+// Adds weight x the active terms to the outputs in order; returns weight x the sum of their
+// values, +infinity as soon as one is not finite (a barrier at or past contact). stencil(i) gives
+// the ContactStencil of term i.
+template <class StencilOf>
+double scatter_stencils(const std::vector<ContactStencilTerm>& terms, StencilOf&& stencil, int dim,
+                        int num_dof_vertices, double weight, const AssemblyOutputs& out) {
   double total = 0.0;
-  for (std::size_t i = 0; i < count; ++i) {
-    total += weight * terms[i].value;
-    const auto [ids, k] = stencil(i);
-    add_stencil_to_outputs(ids, k, dim, num_dof_vertices, weight, terms[i].grad, terms[i].hess, out);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const ContactStencilTerm& t = terms[i];
+    if (!t.active) continue;
+    if (!std::isfinite(t.value)) return std::numeric_limits<double>::infinity();
+    total += weight * t.value;
+    add_stencil_to_outputs(stencil(i), dim, num_dof_vertices, weight, t, out);
   }
   return total;
+}
+
+// Both: the contact terms' one assembly loop.
+template <class StencilOf, class Evaluate>
+double assemble_contact_stencils(std::size_t count, StencilOf&& stencil, int dim, int num_dof_vertices, double weight,
+                                 const AssemblyOutputs& out, Evaluate&& evaluate) {
+  return scatter_stencils(evaluate_stencils(count, evaluate), stencil, dim, num_dof_vertices, weight, out);
 }
 
 }  // namespace softsim

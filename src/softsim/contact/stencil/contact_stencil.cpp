@@ -1,0 +1,141 @@
+#include "softsim/contact/stencil/contact_stencil.hpp"
+
+#include <stdexcept>
+
+#include "softsim/contact/distance/classification.hpp"
+#include "softsim/contact/distance/edge_edge.hpp"
+#include "softsim/contact/distance/point_edge.hpp"
+#include "softsim/contact/distance/point_point.hpp"
+#include "softsim/contact/distance/point_triangle.hpp"
+
+namespace softsim {
+
+namespace {
+
+// Derivatives over fewer coordinates, zero-padded to the largest stencil's 12.
+template <int N>
+DistanceDerivatives<12> padded(const DistanceDerivatives<N>& d) {
+  if constexpr (N == 12) {
+    return d;
+  } else {
+    DistanceDerivatives<12> r;
+    r.value = d.value;
+    r.grad.template head<N>() = d.grad;
+    r.hess.template topLeftCorner<N, N>() = d.hess;
+    return r;
+  }
+}
+
+[[noreturn]] void unsupported(const char* what) {
+  throw std::logic_error(std::string("contact stencil: no ") + what + " for this kind of stencil");
+}
+
+}  // namespace
+
+std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const Candidates& c) {
+  std::vector<ContactStencil> stencils;
+  stencils.reserve(c.size());
+  for (const auto& [v, f] : c.vertex_face)
+    stencils.push_back(ContactStencil::point_triangle(mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
+  for (const auto& [a, b] : c.edge_edge)
+    stencils.push_back(ContactStencil::edge_edge(mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
+  for (const auto& [v, e] : c.vertex_edge)
+    stencils.push_back(ContactStencil::point_edge(mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  return stencils;
+}
+
+ContactStencil closest_features(const ContactStencil& s, const VertexRows& V) {
+  using C = ContactStencil;
+  const auto& i = s.ids;
+  switch (s.kind) {
+    case StencilKind::point_edge: {
+      const PointEdgeDistanceType t =
+          V.cols() == 3 ? point_edge_distance_type(stencil_vertex<3>(s, V, 0), stencil_vertex<3>(s, V, 1), stencil_vertex<3>(s, V, 2))
+                        : point_edge_distance_type(stencil_vertex<2>(s, V, 0), stencil_vertex<2>(s, V, 1), stencil_vertex<2>(s, V, 2));
+      switch (t) {
+        case PointEdgeDistanceType::P_E0: return C::point_point(i[0], i[1]);
+        case PointEdgeDistanceType::P_E1: return C::point_point(i[0], i[2]);
+        default: return s;
+      }
+    }
+    case StencilKind::point_triangle:
+      switch (point_triangle_distance_type(stencil_vertex<3>(s, V, 0), stencil_vertex<3>(s, V, 1),
+                                           stencil_vertex<3>(s, V, 2), stencil_vertex<3>(s, V, 3))) {
+        case PointTriangleDistanceType::P_T0: return C::point_point(i[0], i[1]);
+        case PointTriangleDistanceType::P_T1: return C::point_point(i[0], i[2]);
+        case PointTriangleDistanceType::P_T2: return C::point_point(i[0], i[3]);
+        case PointTriangleDistanceType::P_E0: return C::point_edge(i[0], i[1], i[2]);
+        case PointTriangleDistanceType::P_E1: return C::point_edge(i[0], i[2], i[3]);
+        case PointTriangleDistanceType::P_E2: return C::point_edge(i[0], i[3], i[1]);
+        default: return s;
+      }
+    case StencilKind::edge_edge:
+      switch (edge_edge_distance_type(stencil_vertex<3>(s, V, 0), stencil_vertex<3>(s, V, 1), stencil_vertex<3>(s, V, 2),
+                                      stencil_vertex<3>(s, V, 3))) {
+        case EdgeEdgeDistanceType::EA0_EB0: return C::point_point(i[0], i[2]);
+        case EdgeEdgeDistanceType::EA0_EB1: return C::point_point(i[0], i[3]);
+        case EdgeEdgeDistanceType::EA1_EB0: return C::point_point(i[1], i[2]);
+        case EdgeEdgeDistanceType::EA1_EB1: return C::point_point(i[1], i[3]);
+        case EdgeEdgeDistanceType::EA_EB0: return C::point_edge(i[2], i[0], i[1]);
+        case EdgeEdgeDistanceType::EA_EB1: return C::point_edge(i[3], i[0], i[1]);
+        case EdgeEdgeDistanceType::EA0_EB: return C::point_edge(i[0], i[2], i[3]);
+        case EdgeEdgeDistanceType::EA1_EB: return C::point_edge(i[1], i[2], i[3]);
+        default: return s;
+      }
+    default: return s;
+  }
+}
+
+double distance_squared(const ContactStencil& s, const VertexRows& V) {
+  auto v3 = [&](int a) { return stencil_vertex<3>(s, V, a); };
+  auto v2 = [&](int a) { return stencil_vertex<2>(s, V, a); };
+  const bool three = V.cols() == 3;
+  switch (s.kind) {
+    case StencilKind::point_triangle: return point_triangle_distance_squared(v3(0), v3(1), v3(2), v3(3));
+    case StencilKind::edge_edge: return edge_edge_distance_squared(v3(0), v3(1), v3(2), v3(3));
+    case StencilKind::point_edge:
+      return three ? point_edge_distance_squared(v3(0), v3(1), v3(2)) : point_edge_distance_squared(v2(0), v2(1), v2(2));
+    case StencilKind::point_point:
+      return three ? point_point_distance_squared<3>(v3(0), v3(1)) : point_point_distance_squared<2>(v2(0), v2(1));
+    case StencilKind::point_obstacle: break;
+  }
+  unsupported("distance");
+}
+
+DistanceDerivatives<12> distance_squared_derivatives(const ContactStencil& s, const VertexRows& V) {
+  auto v3 = [&](int a) { return stencil_vertex<3>(s, V, a); };
+  auto v2 = [&](int a) { return stencil_vertex<2>(s, V, a); };
+  const bool three = V.cols() == 3;
+  switch (s.kind) {
+    case StencilKind::point_triangle: return point_triangle_distance(v3(0), v3(1), v3(2), v3(3));
+    case StencilKind::edge_edge: return edge_edge_distance(v3(0), v3(1), v3(2), v3(3));
+    case StencilKind::point_edge:
+      return three ? padded(point_edge_distance(v3(0), v3(1), v3(2))) : padded(point_edge_distance(v2(0), v2(1), v2(2)));
+    case StencilKind::point_point:
+      return three ? padded(point_point_distance_derivatives<3>(v3(0), v3(1)))
+                   : padded(point_point_distance_derivatives<2>(v2(0), v2(1)));
+    case StencilKind::point_obstacle: break;
+  }
+  unsupported("distance");
+}
+
+CcdResult time_of_impact(const ContactStencil& s, const VertexRows& V0, const VertexRows& V1,
+                         const AccdOptions& options) {
+  auto a3 = [&](int a) { return stencil_vertex<3>(s, V0, a); };
+  auto b3 = [&](int a) { return stencil_vertex<3>(s, V1, a); };
+  auto a2 = [&](int a) { return stencil_vertex<2>(s, V0, a); };
+  auto b2 = [&](int a) { return stencil_vertex<2>(s, V1, a); };
+  switch (s.kind) {
+    case StencilKind::point_triangle:
+      return additive_ccd_point_triangle(a3(0), a3(1), a3(2), a3(3), b3(0), b3(1), b3(2), b3(3), options);
+    case StencilKind::edge_edge:
+      return additive_ccd_edge_edge(a3(0), a3(1), a3(2), a3(3), b3(0), b3(1), b3(2), b3(3), options);
+    case StencilKind::point_edge:
+      if (V0.cols() == 2) return additive_ccd_point_edge(a2(0), a2(1), a2(2), b2(0), b2(1), b2(2), options);
+      break;
+    default: break;
+  }
+  unsupported("CCD");
+}
+
+}  // namespace softsim
