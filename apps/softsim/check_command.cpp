@@ -15,7 +15,7 @@ int check_command(const std::string& scene_path) {
   const std::size_t bodies = model.bodies.size();
   fmt::print("{}: ok ({}D, {} bod{}, {} vertices, {} elements, {} steps of {:g} s, integrator {})\n", scene_path,
              scene.dim, bodies, bodies == 1 ? "y" : "ies", model.num_vertices(), elements, scene.steps, scene.dt,
-             scene.integrator.type);
+             name_of(scene.integrator.type));
   return 0;
 }
 

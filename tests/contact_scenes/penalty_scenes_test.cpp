@@ -292,7 +292,7 @@ TEST(PenaltyScenes, BadKeysAreRejected) {
   }
   // NaN cannot be written in JSON; an absurd value in a valid number is taken as given.
   const Scene ok = parse_scene(penalty_scene(0.01, 1, {block("block", 0.1, 1, Vec3(0, 0.1, 0))}, kGround), "ok.json");
-  EXPECT_EQ(ok.contact.type, "penalty");
+  EXPECT_EQ(ok.contact.type, ContactType::penalty);
   EXPECT_EQ(ok.contact.delta.value(), 1e-3);
 }
 

@@ -81,7 +81,7 @@ namespace softsim::test {
 inline VecX static_equilibrium(const Model& model, const VecX& x_start, StepResult* result_out = nullptr,
                                const std::string& linear_solver = "auto") {
   StepperOptions options;
-  options.type = "static";
+  options.type = IntegratorType::static_equilibrium;
   options.linear_solver = linear_solver;
   options.newton.tolerance = 1e-5;
   auto stepper = make_stepper(model, options);

@@ -15,6 +15,7 @@
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/mesh/generators.hpp"
+#include "support/names.hpp"
 
 namespace softsim::test {
 namespace {
@@ -49,9 +50,8 @@ double fall(const std::string& integrator, double h, int steps, const std::strin
             double rel_tol = 1e-9, double speed_tol = 1e-9) {
   auto model = falling_body();
   StepperOptions options;
-  options.type = integrator;
-  options.nonlinear_solver = nonlinear_solver;
-  if (nonlinear_solver != "projected_newton") options.form = "residual";
+  options.type = test::named<IntegratorType>(integrator);
+  options.nonlinear_solver = test::named<NonlinearSolver>(nonlinear_solver);
   auto stepper = make_stepper(*model, options);
   State state{model->rest_positions, VecX::Zero(model->num_dofs()), 0.0};
   const double y0 = centre_of_mass_y(*model, state.x);

@@ -11,6 +11,7 @@
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/mesh/generators.hpp"
+#include "support/names.hpp"
 
 namespace softsim::test {
 namespace {
@@ -32,7 +33,7 @@ double max_normal_drift(const std::string& integrator) {
     if (mesh.vertices(i, 1) < -0.5 + 1e-9) bottom.vertices.push_back(i);
   model.boundary.add_slip(bottom);
   StepperOptions options;
-  options.type = integrator;
+  options.type = test::named<IntegratorType>(integrator);
   auto stepper = make_stepper(model, options);
   VecX v0(model.num_dofs());
   for (int i = 0; i < model.num_vertices(); ++i) v0.segment<3>(3 * i) = Vec3(0.3, -0.2, 0.1);

@@ -165,8 +165,8 @@ TEST(FrictionScene, ImplicitModeSelectsTheResidualForm) {
   nlohmann::json j = slope_scene(0.3, false);
   j["contact"]["friction"]["mode"] = "implicit";
   const Scene implicit = parse_scene(j, "slope.json");
-  EXPECT_EQ(implicit.integrator.form, "residual");
-  EXPECT_EQ(implicit.integrator.nonlinear_solver, "damped_newton");
+  EXPECT_EQ(implicit.integrator.form(), StageForm::residual);
+  EXPECT_EQ(implicit.integrator.nonlinear_solver, NonlinearSolver::damped_newton);
   // Implicit friction has no potential: asking for the potential form is an input error.
   j["integrator"] = {{"form", "potential"}};
   try {
@@ -179,8 +179,8 @@ TEST(FrictionScene, ImplicitModeSelectsTheResidualForm) {
   j["contact"]["friction"]["mode"] = "lagged";
   j["contact"]["friction"]["smoothing"] = "rational";
   const Scene scene = parse_scene(j, "slope.json");
-  EXPECT_EQ(scene.contact.friction.smoothing, "rational");
-  EXPECT_EQ(scene.integrator.form, "potential");
+  EXPECT_EQ(scene.contact.friction.smoothing, FrictionSmoothing::rational);
+  EXPECT_EQ(scene.integrator.form(), StageForm::potential);
   EXPECT_DOUBLE_EQ(scene.contact.friction.mu, 0.3);
   EXPECT_DOUBLE_EQ(scene.contact.friction.eps_v, 1e-3);
 }

@@ -7,11 +7,12 @@
 #include <cstdio>
 
 #include "softsim/integrate/damping_analysis.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
 
-double d(const std::string& m, double z) { return damping_ratio(DampingMethod{m}, z); }
+double d(const std::string& m, double z) { return damping_ratio(DampingMethod{test::named<IntegratorType>(m)}, z); }
 
 TEST(DampingCurve, TrapezoidalAndSymplecticDoNotDamp) {
   for (double z : {0.01, 0.1, 0.5, 1.0, 1.5, 1.9}) {
@@ -22,7 +23,7 @@ TEST(DampingCurve, TrapezoidalAndSymplecticDoNotDamp) {
   // Newmark with beta = 1/4, gamma = 1/2 is the trapezoidal rule; rho_inf = 1 also does not damp.
   for (double z : {0.1, 1.0, 10.0}) {
     EXPECT_NEAR(d("newmark", z), 0.0, 1e-12) << z;
-    EXPECT_NEAR(damping_ratio(DampingMethod{"generalized_alpha", 0.25, 0.5, 1.0}, z), 0.0, 1e-12) << z;
+    EXPECT_NEAR(damping_ratio(DampingMethod{IntegratorType::generalized_alpha, 0.25, 0.5, 1.0}, z), 0.0, 1e-12) << z;
   }
 }
 
@@ -83,8 +84,8 @@ TEST(DampingCurve, ScalarFactorsMatchTheMatrices) {
     const std::complex<double> iz(0.0, z);
     const std::complex<double> tr = (1.0 + 0.25 * iz) / (1.0 - 0.25 * iz);
     const std::complex<double> trbdf2 = (4.0 * tr - 1.0) / 3.0 / (1.0 - iz / 3.0);
-    EXPECT_NEAR(std::abs(trbdf2), spectral_radius(amplification_matrix({"tr_bdf2"}, z)), 1e-12);
-    EXPECT_NEAR(1.0 / std::abs(1.0 - iz), spectral_radius(amplification_matrix({"backward_euler"}, z)), 1e-12);
+    EXPECT_NEAR(std::abs(trbdf2), spectral_radius(amplification_matrix({IntegratorType::tr_bdf2}, z)), 1e-12);
+    EXPECT_NEAR(1.0 / std::abs(1.0 - iz), spectral_radius(amplification_matrix({IntegratorType::backward_euler}, z)), 1e-12);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "integrate/pendulum.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -20,10 +21,9 @@ struct Variant {
 double run_error(const std::string& type, bool semi_implicit, int steps, const State& reference, const Variant& variant) {
   auto model = test::make_pendulum(50.0, variant.rayleigh_alpha);
   StepperOptions options;
-  options.type = type;
+  options.type = test::named<IntegratorType>(type);
   options.semi_implicit = semi_implicit;
-  options.nonlinear_solver = variant.solver;
-  options.form = variant.solver == "projected_newton" ? "potential" : "residual";
+  options.nonlinear_solver = test::named<NonlinearSolver>(variant.solver);
   options.newton.tolerance = 1e-7;  // m/s; far below the discretisation errors measured
   options.newton.gradient_tolerance = 1e-13;
   options.newton.project_psd = false;

@@ -9,6 +9,7 @@
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/model/model.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -29,7 +30,7 @@ TEST_P(PenaltyRetry, DrivenVertexFollowsItsTarget) {
   model.add_energy(std::move(penalty));
   model.finalize();
   StepperOptions options;
-  options.type = GetParam();
+  options.type = test::named<IntegratorType>(GetParam());
   options.newton.tolerance = tolerance;
   auto stepper = make_stepper(model, options);
   State state{model.rest_positions, VecX::Zero(2), 0.0};
@@ -76,9 +77,8 @@ TEST(PenaltyRetryResidualForm, TrBdf2DampedNewtonFollowsItsTarget) {
                                                    Vec2(0.0, -0.5), 0.3, 10.0, tolerance));
   model.finalize();
   StepperOptions options;
-  options.type = "tr_bdf2";
-  options.form = "residual";
-  options.nonlinear_solver = "damped_newton";
+  options.type = IntegratorType::tr_bdf2;
+  options.nonlinear_solver = NonlinearSolver::damped_newton;
   options.newton.tolerance = tolerance;
   auto stepper = make_stepper(model, options);
   State state{model.rest_positions, VecX::Zero(2), 0.0};

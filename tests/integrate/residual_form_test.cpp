@@ -9,6 +9,7 @@
 
 #include "softsim/integrate/implicit_stage.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -51,9 +52,8 @@ State one_step(const std::string& form, const std::string& solver, double h, boo
   const Scene scene = box_scene();
   Model model = clamped_model();
   StepperOptions options = scene.integrator;
-  options.type = "backward_euler";
-  options.form = form;
-  options.nonlinear_solver = solver;
+  options.type = IntegratorType::backward_euler;
+  options.nonlinear_solver = test::named<NonlinearSolver>(solver);
   options.semi_implicit = semi_implicit;
   options.newton.tolerance = 1e-10;
   options.newton.gradient_tolerance = 1e-12;
@@ -91,8 +91,7 @@ TEST(ResidualForm, NewtonConvergesQuadratically) {
   const Scene scene = box_scene();
   Model model = clamped_model();
   StepperOptions options = scene.integrator;
-  options.form = "residual";
-  options.nonlinear_solver = "damped_newton";
+  options.nonlinear_solver = NonlinearSolver::damped_newton;
   options.newton.tolerance = 1e-14;
   options.newton.gradient_tolerance = 1e-11;
   options.newton.max_iterations = 50;
@@ -135,10 +134,10 @@ TEST(IntegratorScene, ParsesTheIntegratorBlock) {
                 "material": {"model": "neo_hookean", "E": 1e5, "nu": 0.3, "density": 1000}}]
   })json"_json;
   const Scene scene = parse_scene(json, {});
-  EXPECT_EQ(scene.integrator.type, "generalized_alpha");
+  EXPECT_EQ(scene.integrator.type, IntegratorType::generalized_alpha);
   EXPECT_TRUE(scene.integrator.semi_implicit);
-  EXPECT_EQ(scene.integrator.form, "residual");
-  EXPECT_EQ(scene.integrator.nonlinear_solver, "inexact_newton");
+  EXPECT_EQ(scene.integrator.form(), StageForm::residual);
+  EXPECT_EQ(scene.integrator.nonlinear_solver, NonlinearSolver::inexact_newton);
   EXPECT_DOUBLE_EQ(scene.integrator.rho_inf, 0.3);
   EXPECT_DOUBLE_EQ(scene.integrator.newmark_beta, 0.3);
   EXPECT_DOUBLE_EQ(scene.integrator.newmark_gamma, 0.6);
@@ -148,7 +147,7 @@ TEST(IntegratorScene, ParsesTheIntegratorBlock) {
   EXPECT_ANY_THROW(parse_scene(json, {}));
   // A residual form without a named solver uses damped Newton.
   json["integrator"] = {{"type", "trapezoidal"}, {"form", "residual"}};
-  EXPECT_EQ(parse_scene(json, {}).integrator.nonlinear_solver, "damped_newton");
+  EXPECT_EQ(parse_scene(json, {}).integrator.nonlinear_solver, NonlinearSolver::damped_newton);
 }
 
 }  // namespace

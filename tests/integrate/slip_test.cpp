@@ -5,6 +5,7 @@
 
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/integrate/stepper.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -39,7 +40,7 @@ class SlipTest : public ::testing::TestWithParam<const char*> {};
 TEST_P(SlipTest, StaysOnTheLine) {
   auto model = sliding_pendulum();
   StepperOptions options;
-  options.type = GetParam();
+  options.type = test::named<IntegratorType>(GetParam());
   options.newton.tolerance = 1e-8;
   auto stepper = make_stepper(*model, options);
   State s;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "softsim/integrate/subdividing_stepper.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -87,7 +88,7 @@ TEST(SubdividingStepper, MakeStepperWrapsOneStepIntegratorsOnly) {
   model.boundary.set_dimensions(1, 3);
   for (const std::string type : {"backward_euler", "trapezoidal", "tr_bdf2", "sdirk2", "bdf2", "newmark"}) {
     StepperOptions options;
-    options.type = type;
+    options.type = test::named<IntegratorType>(type);
     const bool wrapped = dynamic_cast<SubdividingStepper*>(make_stepper(model, options).get()) != nullptr;
     EXPECT_EQ(wrapped, type != "bdf2" && type != "newmark") << type;
     options.max_step_halvings = 0;

@@ -13,6 +13,7 @@
 #include "softsim/scene/scene.hpp"
 #include "support/evaluation.hpp"
 #include "support/scene_file.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -32,7 +33,7 @@ double total_energy(const Model& model, const State& s) {
 double equilibrium_potential(const Scene& scene) {
   Model model = build_model(scene);
   StepperOptions options = scene.integrator;
-  options.type = "static";
+  options.type = IntegratorType::static_equilibrium;
   options.newton.max_iterations = 500;
   auto stepper = make_stepper(model, options);
   State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
@@ -45,7 +46,7 @@ double equilibrium_potential(const Scene& scene) {
 double remaining_oscillation_energy(const Scene& scene, const std::string& type, double seconds, double P_eq) {
   Model model = build_model(scene);
   StepperOptions options = scene.integrator;
-  options.type = type;
+  options.type = test::named<IntegratorType>(type);
   auto stepper = make_stepper(model, options);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const double E0 = total_energy(model, state) - P_eq;

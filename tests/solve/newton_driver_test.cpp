@@ -7,6 +7,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/model/model.hpp"
+#include "support/names.hpp"
 
 namespace softsim {
 namespace {
@@ -57,7 +58,7 @@ Outcome one_step(const std::string& solver) {
   model.add_energy(std::move(spring));
   model.finalize();
   StepperOptions options;
-  options.nonlinear_solver = solver;
+  options.nonlinear_solver = test::named<NonlinearSolver>(solver);
   options.newton.tolerance = 1e-10;
   options.max_step_halvings = 0;
   auto stepper = make_stepper(model, options);

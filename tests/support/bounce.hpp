@@ -10,7 +10,7 @@
 #include <string>
 
 #include "softsim/integrate/stepper.hpp"
-#include "softsim/scene/build_contact.hpp"
+#include "softsim/scene/scene.hpp"
 #include "softsim/scene/scene.hpp"
 #include "body_rows.hpp"
 

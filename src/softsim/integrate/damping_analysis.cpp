@@ -1,6 +1,7 @@
 #include "softsim/integrate/damping_analysis.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -8,9 +9,9 @@
 
 namespace softsim {
 
-const std::vector<std::string>& damping_method_names() {
-  static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "trapezoidal", "bdf2",
-                                              "tr_bdf2",       "sdirk2",           "newmark",        "generalized_alpha"};
+std::vector<std::string> damping_method_names() {
+  std::vector<std::string> names = names_of<IntegratorType>();
+  names.erase(std::find(names.begin(), names.end(), name_of(IntegratorType::static_equilibrium)));
   return names;
 }
 
@@ -37,36 +38,39 @@ MatX amplification_matrix(const DampingMethod& method, double z) {
   Mat2 A;
   A << 0, 1, -z * z, 0;
   const Mat2 I = Mat2::Identity();
-  const std::string& m = method.name;
-  if (m == "forward_euler") return I + A;
-  if (m == "symplectic_euler") {
-    Mat2 T;
-    T << 1 - z * z, 1, -z * z, 1;
-    return T;
+  using T = IntegratorType;
+  switch (method.type) {
+    case T::forward_euler: return I + A;
+    case T::symplectic_euler: {
+      Mat2 S;
+      S << 1 - z * z, 1, -z * z, 1;
+      return S;
+    }
+    case T::backward_euler: return stage(A, 1.0);
+    case T::trapezoidal: return stage(A, 0.5) * (I + 0.5 * A);
+    case T::tr_bdf2: {
+      const Mat2 half = stage(A, 0.25) * (I + 0.25 * A);
+      return stage(A, 1.0 / 3.0) * ((4.0 * half - I) / 3.0);
+    }
+    case T::sdirk2: {
+      const double gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0, c = 2.0 * beta / gamma;
+      const Mat2 first = stage(A, 0.5 * gamma) * (I + 0.5 * gamma * A);
+      return stage(A, 0.5 * gamma) * (I + c * (first - I));
+    }
+    case T::bdf2: {
+      // (u1, u0) -> (u2, u1): u2 = (I - 2/3 A)^{-1} (4 u1 - u0) / 3.
+      const Mat2 S = stage(A, 2.0 / 3.0);
+      MatX B = MatX::Zero(4, 4);
+      B.block<2, 2>(0, 0) = S * (4.0 / 3.0);
+      B.block<2, 2>(0, 2) = S * (-1.0 / 3.0);
+      B.block<2, 2>(2, 0) = I;
+      return B;
+    }
+    case T::newmark: return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
+    case T::generalized_alpha: return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);
+    case T::static_equilibrium: break;
   }
-  if (m == "backward_euler") return stage(A, 1.0);
-  if (m == "trapezoidal") return stage(A, 0.5) * (I + 0.5 * A);
-  if (m == "tr_bdf2") {
-    const Mat2 half = stage(A, 0.25) * (I + 0.25 * A);
-    return stage(A, 1.0 / 3.0) * ((4.0 * half - I) / 3.0);
-  }
-  if (m == "sdirk2") {
-    const double gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0, c = 2.0 * beta / gamma;
-    const Mat2 first = stage(A, 0.5 * gamma) * (I + 0.5 * gamma * A);
-    return stage(A, 0.5 * gamma) * (I + c * (first - I));
-  }
-  if (m == "bdf2") {
-    // (u1, u0) -> (u2, u1): u2 = (I - 2/3 A)^{-1} (4 u1 - u0) / 3.
-    const Mat2 S = stage(A, 2.0 / 3.0);
-    MatX T = MatX::Zero(4, 4);
-    T.block<2, 2>(0, 0) = S * (4.0 / 3.0);
-    T.block<2, 2>(0, 2) = S * (-1.0 / 3.0);
-    T.block<2, 2>(2, 0) = I;
-    return T;
-  }
-  if (m == "newmark") return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
-  if (m == "generalized_alpha") return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);
-  throw std::invalid_argument("no damping analysis for method '" + m + "'");
+  throw std::invalid_argument(std::string("no damping analysis for '") + name_of(method.type) + "'");
 }
 
 double spectral_radius(const MatX& T) {

@@ -10,16 +10,18 @@
 #include <vector>
 
 #include "softsim/core/types.hpp"
+#include "softsim/integrate/stepper.hpp"
 
 namespace softsim {
 
 // Methods: forward_euler, symplectic_euler, backward_euler, trapezoidal, bdf2, tr_bdf2, sdirk2,
 // newmark (beta, gamma), generalized_alpha (rho_inf). Throws std::invalid_argument otherwise.
 struct DampingMethod {
-  std::string name;
+  IntegratorType type = IntegratorType::backward_euler;
   double beta = 0.25, gamma = 0.5, rho_inf = 0.5;
 };
-const std::vector<std::string>& damping_method_names();
+// Every integrator but the static solve.
+std::vector<std::string> damping_method_names();
 
 MatX amplification_matrix(const DampingMethod& method, double omega_h);
 double spectral_radius(const MatX& T);

@@ -12,11 +12,6 @@
 
 namespace softsim {
 
-bool uses_residual_form(const StepperOptions& options) {
-  return options.form == "residual" || options.nonlinear_solver == "damped_newton" ||
-         options.nonlinear_solver == "inexact_newton";
-}
-
 namespace {
 
 // r(v) = (1/s) grad E(anchor + s v), J = Hessian of E (unprojected), reduced for the boundary.
@@ -71,19 +66,16 @@ class StageResidual : public ResidualProblem {
   SparseMat J_;
 };
 
-std::string direct_solver_name(const std::string& requested) {
-  return requested == "umfpack" || requested == "lu" ? requested : "lu";
-}
-
 }  // namespace
 
 StageSolver::StageSolver(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_) {
-  solver_ = uses_residual_form(options) ? make_linear_solver(direct_solver_name(options.linear_solver), model.num_dofs())
-                                        : make_linear_solver(options.linear_solver, model.num_dofs());
+  const bool residual = options.form() == StageForm::residual;
+  solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
+                               model.num_dofs());
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
   // Forces without a potential (implicit friction) have no incremental potential to minimise.
-  if (model.has_velocity_forces() && !uses_residual_form(options))
+  if (model.has_velocity_forces() && !residual)
     throw std::invalid_argument("the force '" + model.forces().front()->name() +
                                 "' has no potential: use the residual form (integrator.form \"residual\")");
 }
@@ -160,9 +152,10 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   // bump) have the stage solved again from the current iterate (at most 30 times). This is the
   // one place every implicit stage (BE, trapezoidal, BDF2, TR-BDF2, SDIRK2, Newmark,
   // generalized-alpha; potential or residual form; semi-implicit too) goes through.
+  const bool residual_form = options_.form() == StageForm::residual;
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
-    if (!uses_residual_form(options_)) {
+    if (!residual_form) {
       r = projected_newton(objective_, q, *solver_, newton, &history_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
@@ -182,7 +175,7 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
       // potential form's ||dq||_inf / s (dividing dv by s again made it 1/s times stricter).
       NewtonOptions residual_newton = newton;
       residual_newton.step_scale = 1.0;
-      if (options_.nonlinear_solver == "inexact_newton")
+      if (options_.nonlinear_solver == NonlinearSolver::inexact_newton)
         r = inexact_newton(problem, v, residual_newton, {}, &history_);
       else
         r = damped_newton(problem, v, *solver_, residual_newton, &history_);

@@ -73,6 +73,4 @@ class StageSolver {
   std::vector<double> history_;
 };
 
-bool uses_residual_form(const StepperOptions& options);
-
 }  // namespace softsim

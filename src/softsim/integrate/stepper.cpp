@@ -32,32 +32,33 @@ void StepResult::add_costs(const StepResult& other) {
   factorization_ms += other.factorization_ms;
 }
 
-const std::vector<std::string>& stepper_names() {
-  static const std::vector<std::string> names{"forward_euler", "symplectic_euler", "backward_euler", "static",
-                                                "trapezoidal",   "bdf2",             "tr_bdf2",        "sdirk2",
-                                                "newmark",       "generalized_alpha"};
-  return names;
+bool is_one_step(IntegratorType type) {
+  using T = IntegratorType;
+  return type == T::backward_euler || type == T::trapezoidal || type == T::tr_bdf2 || type == T::sdirk2;
 }
 
 namespace {
 
 std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOptions& options) {
   using M = DirkStepper::Method;
-  if (options.type == "backward_euler") return std::make_unique<DirkStepper>(model, options, M::BackwardEuler);
-  if (options.type == "trapezoidal") return std::make_unique<DirkStepper>(model, options, M::Trapezoidal);
-  if (options.type == "tr_bdf2") return std::make_unique<DirkStepper>(model, options, M::TrBdf2);
-  if (options.type == "sdirk2") return std::make_unique<DirkStepper>(model, options, M::Sdirk2);
-  if (options.type == "bdf2") return std::make_unique<Bdf2Stepper>(model, options);
-  if (options.type == "newmark")
-    return std::make_unique<GeneralizedAlphaStepper>(
-        model, options, AlphaParameters::newmark(options.newmark_beta, options.newmark_gamma), "newmark");
-  if (options.type == "generalized_alpha")
-    return std::make_unique<GeneralizedAlphaStepper>(model, options, AlphaParameters::chung_hulbert(options.rho_inf),
-                                                     "generalized_alpha");
-  if (options.type == "static") return std::make_unique<StaticStepper>(model, options);
-  if (options.type == "forward_euler") return std::make_unique<ExplicitEulerStepper>(model, false);
-  if (options.type == "symplectic_euler") return std::make_unique<ExplicitEulerStepper>(model, true);
-  throw std::invalid_argument("unknown integrator '" + options.type + "'");
+  using T = IntegratorType;
+  switch (options.type) {
+    case T::backward_euler: return std::make_unique<DirkStepper>(model, options, M::BackwardEuler);
+    case T::trapezoidal: return std::make_unique<DirkStepper>(model, options, M::Trapezoidal);
+    case T::tr_bdf2: return std::make_unique<DirkStepper>(model, options, M::TrBdf2);
+    case T::sdirk2: return std::make_unique<DirkStepper>(model, options, M::Sdirk2);
+    case T::bdf2: return std::make_unique<Bdf2Stepper>(model, options);
+    case T::newmark:
+      return std::make_unique<GeneralizedAlphaStepper>(
+          model, options, AlphaParameters::newmark(options.newmark_beta, options.newmark_gamma), "newmark");
+    case T::generalized_alpha:
+      return std::make_unique<GeneralizedAlphaStepper>(model, options, AlphaParameters::chung_hulbert(options.rho_inf),
+                                                       "generalized_alpha");
+    case T::static_equilibrium: return std::make_unique<StaticStepper>(model, options);
+    case T::forward_euler: return std::make_unique<ExplicitEulerStepper>(model, false);
+    case T::symplectic_euler: return std::make_unique<ExplicitEulerStepper>(model, true);
+  }
+  throw std::invalid_argument("unknown integrator");
 }
 
 }  // namespace
@@ -66,9 +67,7 @@ std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& 
   std::unique_ptr<Stepper> stepper = make_plain_stepper(model, options);
   // One-step methods only: BDF2 and generalized-alpha / Newmark carry state between steps that a
   // retry would have to restore; the semi-implicit variants accept their one iteration anyway.
-  const bool one_step = options.type == "backward_euler" || options.type == "trapezoidal" ||
-                        options.type == "tr_bdf2" || options.type == "sdirk2";
-  if (one_step && !options.semi_implicit && options.max_step_halvings > 0)
+  if (is_one_step(options.type) && !options.semi_implicit && options.max_step_halvings > 0)
     return std::make_unique<SubdividingStepper>(std::move(stepper), options.max_step_halvings);
   return stepper;
 }

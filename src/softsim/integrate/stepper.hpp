@@ -6,6 +6,7 @@
 
 #include "softsim/model/model.hpp"
 #include "softsim/model/state.hpp"
+#include "softsim/core/enum_names.hpp"
 #include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
@@ -35,19 +36,54 @@ class Stepper {
   virtual const ModelData& data() const = 0;
 };
 
+// The time integrators (integrator.type; docs/integrators.md).
+enum class IntegratorType {
+  forward_euler, symplectic_euler, backward_euler, static_equilibrium, trapezoidal, bdf2, tr_bdf2, sdirk2,
+  newmark, generalized_alpha
+};
+template <>
+struct EnumNames<IntegratorType> {
+  using T = IntegratorType;
+  static constexpr std::pair<T, const char*> table[] = {
+      {T::forward_euler, "forward_euler"}, {T::symplectic_euler, "symplectic_euler"},
+      {T::backward_euler, "backward_euler"}, {T::static_equilibrium, "static"}, {T::trapezoidal, "trapezoidal"},
+      {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::newmark, "newmark"},
+      {T::generalized_alpha, "generalized_alpha"}};
+};
+
+// How an implicit stage is posed: minimise its incremental potential (Ascher et al. 2022,
+// eqs. 14-15), or find a root of its momentum residual r(v) (Larionov et al. 2022, eqs. 22-24).
+enum class StageForm { potential, residual };
+template <>
+struct EnumNames<StageForm> {
+  static constexpr std::pair<StageForm, const char*> table[] = {{StageForm::potential, "potential"},
+                                                                {StageForm::residual, "residual"}};
+};
+
+// Projected Newton (the potential form), damped Newton (Larionov et al. 2022, Alg. 1) or inexact
+// Newton (Alg. 2); the latter two solve the residual form.
+enum class NonlinearSolver { projected_newton, damped_newton, inexact_newton };
+template <>
+struct EnumNames<NonlinearSolver> {
+  using T = NonlinearSolver;
+  static constexpr std::pair<T, const char*> table[] = {{T::projected_newton, "projected_newton"},
+                                                        {T::damped_newton, "damped_newton"},
+                                                        {T::inexact_newton, "inexact_newton"}};
+};
+
 struct StepperOptions {
-  std::string type = "backward_euler";
+  IntegratorType type = IntegratorType::backward_euler;
   NewtonOptions newton;
-  std::string linear_solver = "auto";
-  // Semi-implicit variant (seed 000 eq. 6): one Newton iteration per implicit stage from the
-  // start-of-step guess, accepted as the stage solution.
+  std::string linear_solver = "auto";  // a name of linear_solver_names()
+  // Semi-implicit variant (Ascher et al. 2022, eq. 6): one Newton iteration per implicit stage
+  // from the start-of-step guess, accepted as the stage solution.
   bool semi_implicit = false;
-  // "potential": minimise the stage's incremental potential (seed 000 eq. 14-15);
-  // "residual": find a root of the stage's momentum residual r(v) (seed 003 eq. 22-24).
-  std::string form = "potential";
-  // "projected_newton" (potential form), "damped_newton" (seed 003 Alg. 1) or
-  // "inexact_newton" (seed 003 Alg. 2); the latter two imply the residual form.
-  std::string nonlinear_solver = "projected_newton";
+  // The solver decides the form: projected Newton solves the potential form, damped and inexact
+  // Newton the residual form (scene/scene_rules.cpp reconciles integrator.form with it).
+  NonlinearSolver nonlinear_solver = NonlinearSolver::projected_newton;
+  StageForm form() const {
+    return nonlinear_solver == NonlinearSolver::projected_newton ? StageForm::potential : StageForm::residual;
+  }
   double newmark_beta = 0.25, newmark_gamma = 0.5;  // Newmark parameters
   double rho_inf = 0.5;  // generalized-alpha spectral radius at infinite frequency, in [0, 1]
   // A failed step of a one-step integrator is retried as halves, down to h / 2^max_step_halvings
@@ -55,9 +91,9 @@ struct StepperOptions {
   int max_step_halvings = 3;
 };
 
-// Throws std::invalid_argument for unknown types.
 std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options);
-const std::vector<std::string>& stepper_names();
+// One-step methods, whose failed steps can be retried as shorter ones (their state is (x, v, t)).
+bool is_one_step(IntegratorType type);
 
 // Kinetic energy 1/2 v^T M v.
 double kinetic_energy(const Model& model, const VecX& v);

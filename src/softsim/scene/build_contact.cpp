@@ -1,15 +1,103 @@
-#include "softsim/scene/build_contact.hpp"
+// Contact built in one place: the analytic obstacles' barriers, the IPC barrier between and
+// within the bodies and against static mesh obstacles, or penalty contact, and the friction on
+// each (docs/scene-format.md, "obstacles" and "contact"). Moving mesh obstacles are bodies
+// driven by penalty and take part in contact like bodies.
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
+#include "softsim/contact/barrier/ipc_contact.hpp"
+#include "softsim/contact/barrier/obstacle_barrier.hpp"
+#include "softsim/contact/friction/friction_source.hpp"
 #include "softsim/contact/friction/implicit_friction.hpp"
 #include "softsim/contact/friction/lagged_friction.hpp"
 #include "softsim/contact/penalty/penalty_contact.hpp"
+#include "softsim/core/errors.hpp"
+#include "softsim/fem/penalty_motion.hpp"
+#include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/surface.hpp"
+#include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
 
 namespace {
+
+AnalyticObstacle analytic_obstacle(const ObstacleSpec& o, int dim) {
+  AnalyticObstacle shape;
+  shape.point = o.point.head(dim);
+  switch (o.type) {
+    case ObstacleType::plane:
+      shape.shape = AnalyticObstacle::Shape::Plane;
+      shape.normal = o.normal.head(dim);
+      break;
+    case ObstacleType::sphere:
+      shape.shape = AnalyticObstacle::Shape::Sphere;
+      shape.radius = o.radius;
+      break;
+    default:
+      shape.shape = AnalyticObstacle::Shape::Box;
+      shape.half_extents = 0.5 * o.size.head(dim);
+      break;
+  }
+  return shape;
+}
+
+// Friction groups: the model's bodies (moving mesh obstacles included) by index, then every
+// scene obstacle k as group (number of bodies + k).
+int friction_group(const Model& model, const Scene& scene, const std::string& name) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    if (model.bodies[b].name == name) return static_cast<int>(b);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    if (scene.obstacles[k].name == name) return static_cast<int>(model.bodies.size() + k);
+  return -1;
+}
+
+FrictionOptions friction_options(const Scene& scene, const Model& model) {
+  const auto& f = scene.contact.friction;
+  FrictionOptions o;
+  o.mu = f.mu;
+  o.eps_v = f.eps_v;
+  o.iterations = f.iterations;
+  o.smoothing = f.smoothing;
+  if (f.pairs.empty()) return o;
+  const int groups = static_cast<int>(model.bodies.size() + scene.obstacles.size());
+  o.pair_mu = MatX::Constant(groups, groups, std::numeric_limits<double>::quiet_NaN());
+  for (const auto& pair : f.pairs) {
+    const int a = friction_group(model, scene, pair.a), b = friction_group(model, scene, pair.b);
+    if (a < 0 || b < 0) continue;  // names were validated by the parser
+    o.pair_mu(a, b) = o.pair_mu(b, a) = pair.mu;
+  }
+  o.vertex_group.assign(model.num_vertices(), -1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    for (int i = 0; i < model.bodies[b].mesh.num_vertices(); ++i)
+      o.vertex_group[model.bodies[b].first_vertex + i] = static_cast<int>(b);
+  return o;
+}
+
+// Friction on a contact term's contacts (when any pair has mu > 0): lagged, a potential, or
+// implicit, a force without one (contact.friction.mode). After the contact term, whose
+// stiffness it reads.
+void add_friction(Model& model, const Scene& scene, std::unique_ptr<FrictionSource> source,
+                  const FrictionOptions& friction) {
+  if (!friction.any()) return;
+  if (scene.contact.friction.mode == FrictionMode::implicit)
+    model.add_force(std::make_unique<ImplicitFriction>(std::move(source), friction));
+  else
+    model.add_energy(std::make_unique<LaggedFriction>(std::move(source), friction));
+}
+
+Mesh load_obstacle_mesh(const Scene& scene, const ObstacleSpec& o) {
+  const std::string path = scene_path(scene, o.mesh).string();
+  Mesh mesh = load_scene_mesh(scene, o.mesh);
+  validate_mesh(mesh, path);
+  if (mesh.cell_type() != CellType::Triangle)
+    throw InputError(fmt::format("{}: {}.mesh: an obstacle mesh needs triangles, {} has {} cells", scene.source(),
+                                 o.path, path, to_string(mesh.cell_type())));
+  apply_transform(mesh, o.transform, scene.dim);
+  return mesh;
+}
 
 // Half the smallest extent of the vertices' bounding box: no point inside a box-like body is
 // deeper than that, so it is the search radius that finds every penetration of the body.
@@ -18,49 +106,111 @@ double half_smallest_extent(const MatX& vertices) {
   return 0.5 * (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).minCoeff();
 }
 
-}  // namespace
-
-double default_contact_distance(const Model& model) {
-  const auto X = as_rows(model.rest_positions, model.dim());
-  return 1e-3 * (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
-}
-
-BroadPhaseMethod broad_phase_method(const ContactSpec& contact) {
-  return contact.broad_phase == "bvh" ? BroadPhaseMethod::BVH : BroadPhaseMethod::SpatialHash;
-}
-
-AnalyticObstacle analytic_obstacle(const ObstacleSpec& o, int dim) {
-  AnalyticObstacle shape;
-  shape.point = o.point.head(dim);
-  if (o.type == "plane") {
-    shape.shape = AnalyticObstacle::Shape::Plane;
-    shape.normal = o.normal.head(dim);
-  } else if (o.type == "sphere") {
-    shape.shape = AnalyticObstacle::Shape::Sphere;
-    shape.radius = o.radius;
-  } else {
-    shape.shape = AnalyticObstacle::Shape::Box;
-    shape.half_extents = 0.5 * o.size.head(dim);
+// The book's barrier against every analytic obstacle, with its friction. Contact area per vertex:
+// the body's mean edge length to the power dim - 1 (the book's square drop: side / n_seg = 0.25
+// per node in 2D).
+void add_obstacle_barriers(Model& model, const Scene& scene) {
+  const int dim = scene.dim;
+  std::vector<double> area(model.num_vertices(), 0.0);
+  for (const Body& body : model.bodies) {
+    const MatXi edges = body.mesh.cell_type() == CellType::Edge ? body.mesh.cells : unique_edges(body.mesh);
+    double mean = 0.0;
+    for (int e = 0; e < edges.rows(); ++e)
+      mean += (body.mesh.vertices.row(edges(e, 0)) - body.mesh.vertices.row(edges(e, 1))).norm();
+    mean /= std::max<Eigen::Index>(1, edges.rows());
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = std::pow(mean, dim - 1);
   }
-  return shape;
+  const double dhat = scene.contact.dhat.value_or(default_contact_distance(model));
+  const double kappa = scene.contact.kappa.value_or(1e5);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const ObstacleSpec& o = scene.obstacles[k];
+    if (!o.is_analytic()) continue;  // mesh obstacles are part of the IPC collision mesh
+    std::vector<double> weights(area.size());
+    for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
+    auto barrier = std::make_unique<ObstacleBarrier>(dim, analytic_obstacle(o, dim), weights, dhat, kappa);
+    if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
+      throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", scene.source(), k,
+                                   o.type == ObstacleType::plane ? "behind" : "inside", name_of(o.type)));
+    const ObstacleBarrier* obstacle = barrier.get();
+    model.add_energy(std::move(barrier));
+    FrictionOptions friction = friction_options(scene, model);
+    friction.obstacle_group = static_cast<int>(model.bodies.size() + k);
+    add_friction(model, scene, obstacle_friction_source(*obstacle, dim, weights, dhat, kappa, friction), friction);
+  }
 }
 
-void add_friction(Model& model, const Scene& scene, std::unique_ptr<FrictionSource> source,
-                  const FrictionOptions& friction) {
-  if (!friction.any()) return;
-  if (scene.contact.friction.mode == "implicit")
-    model.add_force(std::make_unique<ImplicitFriction>(std::move(source), friction));
-  else
-    model.add_energy(std::make_unique<LaggedFriction>(std::move(source), friction));
-}
-
-void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mesh>& static_meshes,
-                         FrictionOptions friction) {
+// IPC between and within all bodies. The state at t = 0 must be intersection-free with every
+// pair apart (the barrier is infinite at contact).
+void add_ipc_contact(Model& model, const Scene& scene) {
   const int dim = model.dim();
+  IpcOptions options;
+  options.dhat = scene.contact.dhat.value_or(default_contact_distance(model));
+  options.kappa = scene.contact.kappa;
+  options.form = scene.contact.barrier;
+  options.broad_phase = scene.contact.broad_phase;
+  options.thickness = scene.contact.thickness;
+  // Collision geometry: surfaces of solids and shells; the vertices of edge-only (mass-spring
+  // grid) bodies as points, since their crossing diagonals would intersect each other.
+  std::vector<MatXi> edge_blocks, face_blocks;
+  std::vector<int> points;
+  for (const Body& body : model.bodies) {
+    if (body.mesh.cell_type() == CellType::Edge) {
+      for (int i = 0; i < body.mesh.num_vertices(); ++i) points.push_back(body.first_vertex + i);
+      continue;
+    }
+    edge_blocks.push_back(body.surface.edges.array() + body.first_vertex);
+    if (dim == 3) face_blocks.push_back(body.surface.faces.array() + body.first_vertex);
+  }
+  auto stack = [](const std::vector<MatXi>& blocks, int cols) {
+    Eigen::Index rows = 0;
+    for (const MatXi& b : blocks) rows += b.rows();
+    MatXi all(rows, cols);
+    rows = 0;
+    for (const MatXi& b : blocks) {
+      all.middleRows(rows, b.rows()) = b;
+      rows += b.rows();
+    }
+    return all;
+  };
+  const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
+  CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
+  // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
+  bool has_mesh_obstacle = false;
+  FrictionOptions friction = friction_options(scene, model);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const ObstacleSpec& o = scene.obstacles[k];
+    if (!o.is_static_mesh()) continue;  // moving meshes are bodies
+    const Mesh mesh = load_obstacle_mesh(scene, o);
+    add_obstacle(collision, mesh.vertices, dim == 3 ? mesh.cells : extract_surface(mesh).edges);
+    if (!friction.vertex_group.empty())
+      friction.vertex_group.resize(friction.vertex_group.size() + mesh.num_vertices(),
+                                   static_cast<int>(model.bodies.size() + k));
+    has_mesh_obstacle = true;
+  }
+  if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
+  auto contact = std::make_unique<IpcContact>(model, std::move(collision), options);
+  const double d = contact->min_contact_distance(model.rest_positions);
+  if (!(d > options.thickness))
+    throw InputError(fmt::format("{}: bodies: the initial state has touching or intersecting surfaces (closest "
+                                 "distance {:g} m); separate the bodies or set contact.enabled to false",
+                                 scene.source(), d));
+  const IpcContact* ipc = contact.get();
+  model.add_energy(std::move(contact));
+  add_friction(model, scene, ipc_friction_source(*ipc, friction), friction);
+}
+
+// One PenaltyContact term for every body, the static mesh obstacles and the analytic obstacles,
+// with its friction.
+void add_penalty_contact(Model& model, const Scene& scene) {
+  const int dim = model.dim();
+  std::vector<Mesh> static_meshes;
+  for (const ObstacleSpec& o : scene.obstacles)
+    if (o.is_static_mesh()) static_meshes.push_back(load_obstacle_mesh(scene, o));
+  FrictionOptions friction = friction_options(scene, model);
   PenaltyOptions options;
   options.delta = scene.contact.delta.value_or(default_contact_distance(model));
   options.kappa = scene.contact.kappa;
-  options.broad_phase = broad_phase_method(scene.contact);
+  options.broad_phase = scene.contact.broad_phase;
   options.between_bodies = scene.contact.enabled;
   CollisionMesh collision = build_collision_mesh(model);
   for (const Mesh& mesh : static_meshes)
@@ -78,7 +228,7 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
     options.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
   std::vector<AnalyticObstacle> obstacles;
   for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
-    if (scene.obstacles[k].type != "mesh") {
+    if (scene.obstacles[k].is_analytic()) {
       obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
       // Friction groups: bodies, then obstacles by scene index (friction_options).
       friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
@@ -87,6 +237,54 @@ void add_penalty_contact(Model& model, const Scene& scene, const std::vector<Mes
   const PenaltyContact* penalty = term.get();
   model.add_energy(std::move(term));
   add_friction(model, scene, penalty_friction_source(*penalty, friction), friction);
+}
+
+}  // namespace
+
+double default_contact_distance(const Model& model) {
+  const auto X = as_rows(model.rest_positions, model.dim());
+  return 1e-3 * (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+}
+
+// A moving mesh obstacle is a body without elasticity whose every vertex is driven by penalty
+// towards x^n + h v (the book ch. 11, as its moving ceiling): it stays intersection-free through
+// the same IPC and CCD as the bodies. Its vertices get 1 kg each with gravity cancelled, so the
+// penalty only has to push through contact.
+void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
+  const int dim = scene.dim;
+  for (const ObstacleSpec& o : scene.obstacles) {
+    if (!o.is_moving_mesh()) continue;
+    Body body;
+    body.name = o.name;
+    body.mesh = load_obstacle_mesh(scene, o);
+    body.surface = extract_surface(body.mesh);
+    body.first_vertex = model.add_vertices(body.mesh.vertices);
+    std::vector<int> ids;
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) {
+      model.add_lumped_mass(body.first_vertex + i, 1.0);
+      ids.push_back(body.first_vertex + i);
+    }
+    VecX forces = VecX::Zero(model.num_dofs());
+    forces.head(model.nodal_forces.size()) = model.nodal_forces;
+    model.nodal_forces = forces;
+    for (int v : ids) model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -model.gravity.head(dim);
+    model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
+                                                     o.velocity->head(dim), o.limit, 1e3,
+                                                     scene.integrator.newton.tolerance));
+    model.bodies.push_back(std::move(body));
+  }
+}
+
+void add_contact(Model& model, const Scene& scene) {
+  const bool penalty = scene.contact.type == ContactType::penalty;
+  if (!penalty) add_obstacle_barriers(model, scene);
+  const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                                          [](const ObstacleSpec& o) { return o.type == ObstacleType::mesh; });
+  if (mesh_obstacles && !scene.contact.enabled)
+    throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need IPC contact, which is disabled",
+                                 scene.source()));
+  if (penalty) add_penalty_contact(model, scene);
+  else if (scene.contact.enabled) add_ipc_contact(model, scene);
 }
 
 }  // namespace softsim

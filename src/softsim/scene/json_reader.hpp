@@ -7,8 +7,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "softsim/core/enum_names.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
@@ -32,8 +34,25 @@ class JsonReader {
   int integer(const std::string& key, int fallback, int min, int max) const;
   bool boolean(const std::string& key, bool fallback) const;
   std::string string(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed = {}) const;
+  // One of the names of enumeration E (core/enum_names.hpp); `allowed` narrows the choice.
+  template <class E>
+  E choice(const std::string& key, E fallback, const std::vector<E>& allowed = {}) const {
+    std::vector<std::string> names;
+    if (allowed.empty()) names = names_of<E>();
+    for (E e : allowed) names.emplace_back(name_of(e));
+    return *value_named<E>(string(key, name_of(fallback), names));
+  }
   VecX vector(const std::string& key, const VecX& fallback, int size) const;  // size = required length
   std::vector<int> int_list(const std::string& key) const;
+  // The elements of the array at key (none when the key is absent), each read by read_one.
+  template <class ReadOne>
+  auto list(const std::string& key, ReadOne&& read_one) const {
+    std::vector<std::decay_t<decltype(read_one(std::declval<const JsonReader&>()))>> out;
+    if (!has(key)) return out;
+    const JsonReader array = child(key);
+    for (std::size_t i = 0; i < array.array_size(); ++i) out.push_back(read_one(array.element(i)));
+    return out;
+  }
 
   // Throws for any key of this object that no getter asked for.
   void finish() const;

@@ -1,17 +1,16 @@
 #include <fmt/format.h>
 
-#include "softsim/scene/selection_reader.hpp"
-#include "softsim/scene/volume_penalty_spec.hpp"
+#include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
 
 namespace {
 
-VolumePenaltySpec read_volume_penalty(const JsonReader& v, const std::string& body_kind) {
+VolumePenaltySpec read_volume_penalty(const JsonReader& v, BodyKind body_kind) {
   VolumePenaltySpec s;
   s.path = v.path();
-  s.model = v.string("model", s.model, {"quadratic", "ideal_gas", "nearly_incompressible"});
-  if (s.model == "ideal_gas") {
+  s.model = v.choice("model", s.model);
+  if (s.model == VolumeModel::IdealGas) {
     if (v.has("kappa_v"))
       v.fail("kappa_v", "an ideal gas's compressibility is 1 / pressure (seed 003 sec. 3.4): give \"pressure\" (atm) "
                         "instead");
@@ -20,11 +19,11 @@ VolumePenaltySpec read_volume_penalty(const JsonReader& v, const std::string& bo
     if (v.has("pressure")) v.fail("pressure", "applies to \"model\": \"ideal_gas\" only (give \"kappa_v\")");
     s.kappa_v = v.positive("kappa_v", s.kappa_v);
   }
-  s.region = v.string("region", s.region, {"enclosed", "cavity", "tets"});
-  if (body_kind == "shell" && s.region != "enclosed")
-    v.fail("region", fmt::format("a shell has triangles only: \"enclosed\" applies, got \"{}\"", s.region));
+  s.region = v.choice("region", s.region);
+  if (body_kind == BodyKind::shell && s.region != VolumeRegion::enclosed)
+    v.fail("region", fmt::format("a shell has triangles only: \"enclosed\" applies, got \"{}\"", name_of(s.region)));
   if (v.has("box") || v.has("ids")) {
-    if (s.region != "tets") v.fail_here("\"box\" selects tets: it applies to \"region\": \"tets\" only");
+    if (s.region != VolumeRegion::tets) v.fail_here("\"box\" selects tets: it applies to \"region\": \"tets\" only");
     const SelectionSpec selection = read_selection(v, 3);
     if (!selection.box) v.fail("ids", "tets are selected by \"box\" (their centroids), not by vertex ids");
     s.box = selection.box;
@@ -36,9 +35,9 @@ VolumePenaltySpec read_volume_penalty(const JsonReader& v, const std::string& bo
 
 }  // namespace
 
-std::vector<VolumePenaltySpec> read_volume_penalties(const JsonReader& r, int dim, const std::string& body_kind) {
+std::vector<VolumePenaltySpec> read_volume_penalties(const JsonReader& r, int dim, BodyKind body_kind) {
   if (dim != 3) r.fail_here("a volume penalty needs a 3D scene (volumes of triangle surfaces)");
-  if (body_kind == "mass_spring") r.fail_here("a volume penalty applies to \"solid\" and \"shell\" bodies");
+  if (body_kind == BodyKind::mass_spring) r.fail_here("a volume penalty applies to \"solid\" and \"shell\" bodies");
   std::vector<VolumePenaltySpec> out;
   if (!r.node().is_array()) {
     out.push_back(read_volume_penalty(r, body_kind));

@@ -77,12 +77,11 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
   // A summary exists from the start, saying the run has not finished.
   report.status = RunStatus::Failed;
   report.message = "running";
-  write_summary(options.out_dir / "summary.json", scene, model, report, steps, scene.integrator.type);
+  write_summary(options.out_dir / "summary.json", scene, model, report, steps, name_of(scene.integrator.type));
   report.message.clear();
 
-  const bool vtu = std::find(scene.output.formats.begin(), scene.output.formats.end(), "vtu") != scene.output.formats.end();
-  const bool obj = std::find(scene.output.formats.begin(), scene.output.formats.end(), "obj") != scene.output.formats.end();
-  FrameWriter frames(model, options.out_dir / "frames", vtu, obj);
+  FrameWriter frames(model, options.out_dir / "frames", scene.output.writes(OutputFormat::vtu),
+                     scene.output.writes(OutputFormat::obj));
   auto stepper = make_stepper(model, scene.integrator);
 
   State state{model.rest_positions, model.initial_velocity, 0.0};
@@ -125,7 +124,7 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     if (!r.converged) {
       ++report.failed_steps;
       const std::string what = fmt::format("step {} (t = {:g} s) did not converge: {}", step, state.t, r.failure);
-      if (scene.on_failure == "error") {
+      if (scene.on_failure == OnFailure::error) {
         report.status = RunStatus::Failed;
         report.message = what + " (solver.on_failure is \"error\")";
         break;

@@ -96,6 +96,10 @@ const std::vector<std::string>& linear_solver_names() {
   return names;
 }
 
+std::string nonsymmetric_direct_solver(const std::string& requested) {
+  return requested == "umfpack" || requested == "lu" ? requested : "lu";
+}
+
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs) {
   limit_blas_threads();
   if (name == "auto") return make_linear_solver(num_dofs <= kAutoDirectMaxDofs ? "cholmod" : "pcg", num_dofs);

@@ -32,6 +32,9 @@ class LinearSolver {
 // "bicgstab", and "auto" (a direct Cholesky up to kAutoDirectMaxDofs unknowns, then PCG).
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs);
 const std::vector<std::string>& linear_solver_names();
+// The requested solver when it is a direct one for non-symmetric matrices ("lu", "umfpack"),
+// else "lu": the residual form's Jacobian is not symmetric.
+std::string nonsymmetric_direct_solver(const std::string& requested);
 
 // Above this many unknowns "auto" switches from a direct factorization to PCG: see
 // docs/solvers.md for the measurement behind the threshold.

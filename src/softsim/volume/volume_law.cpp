@@ -6,22 +6,6 @@
 
 namespace softsim {
 
-VolumeModel volume_model_from_string(const std::string& name) {
-  if (name == "quadratic") return VolumeModel::Quadratic;
-  if (name == "ideal_gas") return VolumeModel::IdealGas;
-  if (name == "nearly_incompressible") return VolumeModel::NearlyIncompressible;
-  throw std::invalid_argument("unknown volume model \"" + name + "\"");
-}
-
-std::string to_string(VolumeModel model) {
-  switch (model) {
-    case VolumeModel::Quadratic: return "quadratic";
-    case VolumeModel::IdealGas: return "ideal_gas";
-    case VolumeModel::NearlyIncompressible: return "nearly_incompressible";
-  }
-  return "?";
-}
-
 // The logarithmic laws are written in e = V/V0 - 1 with log1p: near V0 the textbook forms
 // subtract numbers of size V0 to get a value of size e^2 V0.
 double VolumeLaw::energy(double V) const {

@@ -11,15 +11,21 @@
 // energy() is +infinity there. Units: V in m^3, pressures in Pa, kappa_v in 1/Pa, W in J.
 #include <string>
 
+#include "softsim/core/enum_names.hpp"
+
 namespace softsim {
 
 inline constexpr double kAtmosphere = 101325.0;  // Pa: P0 = 1 atm (seed 003 sec. 3.4)
 
 enum class VolumeModel { Quadratic, IdealGas, NearlyIncompressible };
 
-// "quadratic", "ideal_gas", "nearly_incompressible"; throws std::invalid_argument otherwise.
-VolumeModel volume_model_from_string(const std::string& name);
-std::string to_string(VolumeModel model);
+template <>
+struct EnumNames<VolumeModel> {
+  static constexpr std::pair<VolumeModel, const char*> table[] = {{VolumeModel::Quadratic, "quadratic"},
+                                                                  {VolumeModel::IdealGas, "ideal_gas"},
+                                                                  {VolumeModel::NearlyIncompressible, "nearly_incompressible"}};
+};
+inline std::string to_string(VolumeModel model) { return name_of(model); }
 
 struct VolumeLaw {
   VolumeModel model = VolumeModel::Quadratic;

@@ -13,10 +13,16 @@
 // barrier_of_squared_distance() gives either one as a function of s = d^2 (the contact distances
 // are squared), by the chain rule with d = sqrt(s) for the book's form.
 #include "softsim/contact/distance/derivatives.hpp"
+#include "softsim/core/enum_names.hpp"
 
 namespace softsim {
 
 enum class BarrierForm { ipc_squared, book_unsquared };
+template <>
+struct EnumNames<BarrierForm> {  // the scene's contact.barrier
+  static constexpr std::pair<BarrierForm, const char*> table[] = {{BarrierForm::ipc_squared, "ipc"},
+                                                                  {BarrierForm::book_unsquared, "book"}};
+};
 
 double ipc_barrier(double s, double shat);
 double ipc_barrier_first_derivative(double s, double shat);

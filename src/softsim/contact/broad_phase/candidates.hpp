@@ -9,6 +9,7 @@
 
 #include "softsim/contact/broad_phase/aabb.hpp"
 #include "softsim/contact/geometry/collision_mesh.hpp"
+#include "softsim/core/enum_names.hpp"
 
 namespace softsim {
 
@@ -16,6 +17,11 @@ enum class BroadPhaseMethod {
   SpatialHash,  // uniform grid, cell size = mean primitive box size
   BVH,          // binary BVH, median split on centroids
   BruteForce,   // O(n m) reference
+};
+template <>
+struct EnumNames<BroadPhaseMethod> {  // the scene's contact.broad_phase
+  static constexpr std::pair<BroadPhaseMethod, const char*> table[] = {
+      {BroadPhaseMethod::SpatialHash, "hash"}, {BroadPhaseMethod::BVH, "bvh"}, {BroadPhaseMethod::BruteForce, "brute_force"}};
 };
 
 struct Candidates {

@@ -5,12 +5,6 @@
 
 namespace softsim {
 
-FrictionSmoothing friction_smoothing_from_string(const std::string& name) {
-  if (name == "c1") return FrictionSmoothing::c1;
-  if (name == "rational") return FrictionSmoothing::rational;
-  throw std::invalid_argument("unknown friction smoothing \"" + name + "\" (expected c1 or rational)");
-}
-
 FrictionSmoothingValue friction_smoothing(FrictionSmoothing kind, double y, double eps) {
   FrictionSmoothingValue r;
   if (kind == FrictionSmoothing::c1) {

@@ -12,11 +12,17 @@
 // c(y) z z^T -> 0 (|c| y^2 -> 0), so c = 0 is returned at y = 0.
 #include <string>
 
+#include "softsim/core/enum_names.hpp"
+
 namespace softsim {
 
 enum class FrictionSmoothing { c1, rational };
 
-FrictionSmoothing friction_smoothing_from_string(const std::string& name);  // "c1" | "rational"
+template <>
+struct EnumNames<FrictionSmoothing> {
+  static constexpr std::pair<FrictionSmoothing, const char*> table[] = {{FrictionSmoothing::c1, "c1"},
+                                                                        {FrictionSmoothing::rational, "rational"}};
+};
 
 struct FrictionSmoothingValue {
   double f0 = 0;         // mollified magnitude (potential)

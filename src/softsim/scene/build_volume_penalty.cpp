@@ -2,7 +2,7 @@
 
 #include "softsim/core/errors.hpp"
 #include "softsim/mesh/surface_components.hpp"
-#include "softsim/scene/volume_penalty_spec.hpp"
+#include "softsim/scene/scene_sections.hpp"
 #include "softsim/volume/volume_penalty.hpp"
 
 namespace softsim {
@@ -14,7 +14,7 @@ std::vector<Eigen::MatrixXi> region_surfaces(const Body& body, const VolumePenal
   const Mesh& mesh = body.mesh;
   const VecX X = flatten_rows(mesh.vertices);
   const std::string where = fmt::format("{}: {}", file, v.path);
-  if (v.region == "tets") {
+  if (v.region == VolumeRegion::tets) {
     Mesh selected;
     selected.vertices = mesh.vertices;
     std::vector<int> cells;
@@ -41,14 +41,14 @@ std::vector<Eigen::MatrixXi> region_surfaces(const Body& body, const VolumePenal
     const double V = enclosed_volume(piece, X, Vec3(mesh.vertices.colwise().mean().transpose()));
     const bool outward = V > 0.0;
     // A shell's orientation is the file's: a closed shell always encloses its volume.
-    if (shell || (v.region == "enclosed") == outward) {
+    if (shell || (v.region == VolumeRegion::enclosed) == outward) {
       if (!outward) piece.col(1).swap(piece.col(2));
       out.push_back(piece);
     }
   }
   if (out.empty())
     throw InputError(fmt::format("{}.region: body \"{}\" has no {}", where, body.name,
-                                 v.region == "cavity" ? "cavity (its boundary has no inward-facing closed piece)"
+                                 v.region == VolumeRegion::cavity ? "cavity (its boundary has no inward-facing closed piece)"
                                                       : "outward-facing closed boundary"));
   return out;
 }
@@ -59,7 +59,7 @@ void add_volume_penalties(Model& model, const Body& body, const BodySpec& spec, 
   const VecX X = flatten_rows(body.mesh.vertices);
   for (const VolumePenaltySpec& v : spec.volume_penalties) {
     VolumeLaw law;
-    law.model = volume_model_from_string(v.model);
+    law.model = v.model;
     law.compressibility = v.kappa_v / kAtmosphere;  // 1/atm -> 1/Pa
     law.rest_pressure = v.pressure * kAtmosphere;   // atm -> Pa
     const std::vector<Eigen::MatrixXi> pieces = region_surfaces(body, v, file);
@@ -72,11 +72,11 @@ void add_volume_penalties(Model& model, const Body& body, const BodySpec& spec, 
       law.rest_volume = enclosed_volume(faces, X, centre);
       const double scale = (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
       if (!(law.rest_volume > 1e-12 * scale * scale * scale))
-        throw InputError(fmt::format("{}: {}: the {} volume of body \"{}\" is {:g} m^3 at rest", file, v.path, v.region,
+        throw InputError(fmt::format("{}: {}: the {} volume of body \"{}\" is {:g} m^3 at rest", file, v.path, name_of(v.region),
                                      body.name, law.rest_volume));
       const Eigen::MatrixXi global = faces.array() + body.first_vertex;
       // The centre stays at its rest position: the volume does not depend on it, only rounding does.
-      auto term = std::make_unique<VolumePenalty>(global, law, centre, fmt::format("{}.{}[{}]", body.name, v.region, k));
+      auto term = std::make_unique<VolumePenalty>(global, law, centre, fmt::format("{}.{}[{}]", body.name, name_of(v.region), k));
       term->set_dense_hessian(v.exact_direct_jacobian);
       model.add_energy(std::move(term));
     }

@@ -1,0 +1,142 @@
+#pragma once
+// The scene's bodies as parsed (docs/scene-format.md, "bodies"): mesh or generator, transform,
+// material, initial motion, and the body's boundary conditions and volume penalties. Typed and
+// with every default filled in; built into the model by build_body.cpp, build_boundary.cpp and
+// build_volume_penalty.cpp.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "softsim/core/enum_names.hpp"
+#include "softsim/core/types.hpp"
+#include "softsim/volume/volume_law.hpp"
+
+namespace softsim {
+
+// How a body is discretised: FEM simplices (tetrahedra, or plane-strain triangles in 2D),
+// mass-spring edges, or a triangle shell (membrane + hinge bending).
+enum class BodyKind { solid, mass_spring, shell };
+template <>
+struct EnumNames<BodyKind> {
+  static constexpr std::pair<BodyKind, const char*> table[] = {
+      {BodyKind::solid, "solid"}, {BodyKind::mass_spring, "mass_spring"}, {BodyKind::shell, "shell"}};
+};
+
+enum class GeneratorType { box, hollow_box, rectangle, spring_grid, sheet, sphere, hollow_sphere, bowl };
+template <>
+struct EnumNames<GeneratorType> {
+  using T = GeneratorType;
+  static constexpr std::pair<T, const char*> table[] = {
+      {T::box, "box"},     {T::hollow_box, "hollow_box"}, {T::rectangle, "rectangle"},         {T::spring_grid, "spring_grid"},
+      {T::sheet, "sheet"}, {T::sphere, "sphere"},         {T::hollow_sphere, "hollow_sphere"}, {T::bowl, "bowl"}};
+};
+// The generators of round shapes (mesh/round_generators.hpp), read by round_generator_spec.hpp.
+inline bool is_round(GeneratorType t) {
+  return t == GeneratorType::sphere || t == GeneratorType::hollow_sphere || t == GeneratorType::bowl;
+}
+
+struct MaterialSpec {
+  std::string model = "neo_hookean";  // a name of material_model_names()
+  double youngs_modulus = 1e5;  // Pa
+  double poisson_ratio = 0.3;
+  double density = 1000.0;      // kg/m^3 (kg/m^2 for 2D bodies per unit thickness)
+  double spring_stiffness = 1e3;  // mass_spring bodies: the book's k
+  double thickness = 1e-3;        // shell bodies (m)
+  std::optional<double> bending_stiffness;  // shell bodies (J); default E h^3 / (12 (1 - nu^2))
+  bool lumped_mass = true;
+};
+
+struct GeneratorSpec {
+  GeneratorType type = GeneratorType::box;
+  Vec3 size = Vec3::Ones();
+  Eigen::Vector3i resolution = Eigen::Vector3i::Constant(4);  // round shapes: x() only
+  double radius = 0.5, inner_radius = 0.4;  // m: round shapes (round_generator_spec.hpp)
+  int layers = 2;
+  int wall = 1;  // hollow_box: wall thickness in cells
+};
+
+struct TransformSpec {
+  Vec3 translate = Vec3::Zero();
+  Vec3 rotate_degrees = Vec3::Zero();  // applied about x, then y, then z
+  Vec3 scale = Vec3::Ones();
+};
+
+// A vertex selection: an axis-aligned box (world coordinates, after the transform) or vertex ids.
+struct SelectionSpec {
+  std::optional<std::pair<Vec3, Vec3>> box;
+  std::vector<int> ids;
+  std::string path;  // JSON path, for messages
+};
+
+// Prescribed motion of selected vertices: eliminated DOFs on a path, or driven by a penalty
+// (the book ch. 11).
+struct FixedSpec {
+  SelectionSpec selection;
+  Vec3 velocity = Vec3::Zero();  // m/s, constant-velocity motion
+  std::vector<std::pair<double, Vec3>> path;  // keyframes (t, offset), piecewise linear
+  bool penalty = false;    // moved by penalty instead of DOF elimination
+  double limit = HUGE_VAL;  // m: penalty targets stop after travelling this far
+  double kappa = 1e3;      // 1/s^2: initial penalty stiffness (the book's code)
+};
+
+struct SlipSpec {
+  SelectionSpec selection;
+  Vec3 direction = Vec3::UnitY();
+  bool line = false;
+};
+
+// Neumann data: a force on each selected vertex (N), or a traction (Pa; N/m in 2D) on the
+// boundary faces (edges in 2D) whose vertices all lie in the box.
+struct LoadSpec {
+  SelectionSpec selection;
+  Vec3 force = Vec3::Zero();
+};
+struct TractionSpec {
+  SelectionSpec selection;  // box only
+  Vec3 traction = Vec3::Zero();
+};
+
+// Which volume a volume penalty keeps (build_volume_penalty.hpp).
+enum class VolumeRegion { enclosed, cavity, tets };
+template <>
+struct EnumNames<VolumeRegion> {
+  static constexpr std::pair<VolumeRegion, const char*> table[] = {
+      {VolumeRegion::enclosed, "enclosed"}, {VolumeRegion::cavity, "cavity"}, {VolumeRegion::tets, "tets"}};
+};
+
+// Volume-change penalty on a body (Larionov et al. 2022, sec. 3.4).
+struct VolumePenaltySpec {
+  VolumeModel model = VolumeModel::Quadratic;
+  double kappa_v = 1.0;             // atm^-1: quadratic, nearly incompressible
+  double pressure = 1.0;            // atm, absolute, at the rest volume: ideal gas
+  VolumeRegion region = VolumeRegion::enclosed;
+  std::optional<std::pair<Vec3, Vec3>> box;  // region "tets": the tets whose centroid is inside
+  bool exact_direct_jacobian = true;  // "direct_jacobian": "exact" (rank-one by SMW) or "sparse"
+  std::string path;                 // JSON path
+};
+
+struct BodySpec {
+  std::string name;
+  BodyKind kind = BodyKind::solid;
+  std::optional<std::filesystem::path> mesh;
+  std::optional<GeneratorSpec> generator;
+  TransformSpec transform;
+  MaterialSpec material;
+  Vec3 initial_velocity = Vec3::Zero();
+  // Initial spin (rad/s) about the body's centre of mass: 3D a vector, 2D about z.
+  Vec3 initial_angular_velocity = Vec3::Zero();
+  // Initial stretch: positions at t = 0 are scaled by this factor about the centre of the body's
+  // bounding box; the rest shape (and the vertex selections) are those of the unscaled mesh.
+  double initial_scale = 1.0;
+  // Start at rest in the equilibrium of the body's own forces (initial_equilibrium.hpp).
+  bool initial_equilibrium = false;
+  std::vector<FixedSpec> fixed;
+  std::vector<SlipSpec> slip;
+  std::vector<LoadSpec> loads;
+  std::vector<TractionSpec> tractions;
+  std::vector<VolumePenaltySpec> volume_penalties;
+  std::string path;  // JSON path
+};
+
+}  // namespace softsim

@@ -1,0 +1,138 @@
+#include <fmt/format.h>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/fem/penalty_motion.hpp"
+#include "softsim/scene/scene_sections.hpp"
+
+namespace softsim {
+
+namespace {
+
+std::vector<int> select_vertices(const Scene& scene, const BodySpec& body, const Mesh& mesh, const SelectionSpec& s) {
+  std::vector<int> ids;
+  if (s.box) {
+    const auto& [lo, hi] = *s.box;
+    const double eps = 1e-9 * (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm();
+    for (int i = 0; i < mesh.num_vertices(); ++i) {
+      bool inside = true;
+      for (int d = 0; d < scene.dim; ++d)
+        inside = inside && mesh.vertices(i, d) >= lo[d] - eps && mesh.vertices(i, d) <= hi[d] + eps;
+      if (inside) ids.push_back(i);
+    }
+    if (ids.empty())
+      throw InputError(fmt::format("{}: {}.box: selects no vertex of body \"{}\"", scene.source(), s.path, body.name));
+  } else {
+    for (int id : s.ids)
+      if (id >= mesh.num_vertices())
+        throw InputError(fmt::format("{}: {}.ids: vertex {} is out of range (body \"{}\" has {} vertices)",
+                                     scene.source(), s.path, id, body.name, mesh.num_vertices()));
+    ids = s.ids;
+  }
+  return ids;
+}
+
+// Piecewise-linear keyframe offset, held constant outside the keyed interval.
+Vec3 keyframe_offset(const std::vector<std::pair<double, Vec3>>& keys, double t) {
+  if (t <= keys.front().first) return keys.front().second;
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (t <= keys[k].first) {
+      const double s = (t - keys[k - 1].first) / (keys[k].first - keys[k - 1].first);
+      return (1 - s) * keys[k - 1].second + s * keys[k].second;
+    }
+  return keys.back().second;
+}
+
+// Distributes a constant traction over the boundary faces (3D) or edges (2D) lying in the box:
+// each of a facet's k vertices gets traction * measure / k. Returns the number of facets loaded.
+int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& box, const VecX& traction) {
+  const int dim = model.dim();
+  const MatXi& facets = dim == 3 ? body.surface.faces : body.surface.edges;
+  const double eps = 1e-9 * (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
+  int loaded = 0;
+  for (int f = 0; f < facets.rows(); ++f) {
+    bool inside = true;
+    for (int a = 0; a < facets.cols(); ++a)
+      for (int d = 0; d < dim; ++d) {
+        const double c = body.mesh.vertices(facets(f, a), d);
+        inside = inside && c >= box.first[d] - eps && c <= box.second[d] + eps;
+      }
+    if (!inside) continue;
+    double measure;
+    if (dim == 3) {
+      const Vec3 p0 = body.mesh.vertices.row(facets(f, 0)).transpose();
+      measure = 0.5 * (Vec3(body.mesh.vertices.row(facets(f, 1)).transpose()) - p0)
+                          .cross(Vec3(body.mesh.vertices.row(facets(f, 2)).transpose()) - p0)
+                          .norm();
+    } else {
+      measure = (body.mesh.vertices.row(facets(f, 1)) - body.mesh.vertices.row(facets(f, 0))).norm();
+    }
+    for (int a = 0; a < facets.cols(); ++a)
+      model.nodal_forces.segment(static_cast<Eigen::Index>(body.first_vertex + facets(f, a)) * dim, dim) +=
+          traction * measure / facets.cols();
+    ++loaded;
+  }
+  return loaded;
+}
+
+}  // namespace
+
+void add_boundary_conditions(Model& model, const Scene& scene) {
+  const int dim = scene.dim;
+  const std::string file = scene.source();
+  model.boundary.set_dimensions(model.num_vertices(), dim);
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodySpec& spec = scene.bodies[b];
+    const Mesh& mesh = model.bodies[b].mesh;
+    const int first = model.bodies[b].first_vertex;
+    for (const FixedSpec& f : spec.fixed) {
+      if (f.penalty) {
+        std::vector<int> ids;
+        std::vector<double> masses;
+        const std::vector<double> all = model.vertex_masses();
+        for (int id : select_vertices(scene, spec, mesh, f.selection)) {
+          ids.push_back(first + id);
+          masses.push_back(all[first + id]);
+        }
+        model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, masses, f.velocity.head(dim), f.limit, f.kappa,
+                                                         scene.integrator.newton.tolerance));
+        continue;
+      }
+      PrescribedMotion motion;
+      for (int id : select_vertices(scene, spec, mesh, f.selection)) motion.vertices.push_back(first + id);
+      motion.label = f.selection.path;
+      if (!f.path.empty()) {
+        auto keys = f.path;
+        motion.offset = [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
+      } else {
+        const Vec3 velocity = f.velocity;
+        motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
+      }
+      model.boundary.add_motion(std::move(motion));
+    }
+    if (!spec.loads.empty() || !spec.tractions.empty()) {
+      if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
+      for (const LoadSpec& l : spec.loads)
+        for (int id : select_vertices(scene, spec, mesh, l.selection))
+          model.nodal_forces.segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
+      for (const TractionSpec& t : spec.tractions) {
+        const VecX traction = t.traction.head(dim);
+        if (add_traction(model, model.bodies[b], *t.selection.box, traction) == 0)
+          throw InputError(fmt::format("{}: {}.box: selects no boundary {} of body \"{}\"", file, t.selection.path,
+                                       dim == 3 ? "face" : "edge", spec.name));
+      }
+    }
+    for (const SlipSpec& s : spec.slip) {
+      SlipCondition slip;
+      for (int id : select_vertices(scene, spec, mesh, s.selection)) slip.vertices.push_back(first + id);
+      slip.direction = s.direction.head(dim);
+      slip.line = s.line;
+      try {
+        model.boundary.add_slip(slip);
+      } catch (const std::invalid_argument&) {
+        throw InputError(fmt::format("{}: {}: a vertex already has a slip condition", file, s.selection.path));
+      }
+    }
+  }
+}
+
+}  // namespace softsim

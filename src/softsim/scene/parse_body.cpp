@@ -1,0 +1,243 @@
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "softsim/fem/shell_membrane.hpp"
+#include "softsim/material/material.hpp"
+#include "softsim/scene/scene_sections.hpp"
+
+namespace softsim {
+
+Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill) {
+  const VecX v = r.vector(key, fallback.head(dim), dim);
+  Vec3 out = Vec3::Constant(fill);
+  out.head(dim) = v;
+  return out;
+}
+
+SelectionSpec read_selection(const JsonReader& r, int dim) {
+  SelectionSpec s;
+  s.path = r.path();
+  const bool has_box = r.has("box"), has_ids = r.has("ids");
+  if (has_box == has_ids) r.fail_here("expected exactly one of \"box\" or \"ids\"");
+  if (has_box) {
+    const JsonReader box = r.child("box");
+    if (box.array_size() != 2) box.fail_here("expected [[min...], [max...]]");
+    Vec3 lo = Vec3::Constant(-HUGE_VAL), hi = Vec3::Constant(HUGE_VAL);
+    for (int corner = 0; corner < 2; ++corner) {
+      const auto& c = box.node()[corner];
+      if (!c.is_array() || static_cast<int>(c.size()) != dim)
+        box.fail_here(fmt::format("expected two arrays of {} numbers", dim));
+      for (int d = 0; d < dim; ++d) {
+        if (!c[d].is_number()) box.fail_here(fmt::format("expected two arrays of {} numbers", dim));
+        (corner == 0 ? lo : hi)[d] = c[d].get<double>();
+      }
+    }
+    if ((hi.head(dim) - lo.head(dim)).minCoeff() < 0) box.fail_here("min corner exceeds max corner");
+    s.box = std::make_pair(lo, hi);
+  } else {
+    s.ids = r.int_list("ids");
+  }
+  return s;
+}
+
+TransformSpec read_transform(const JsonReader& t, int dim) {
+  TransformSpec tr;
+  tr.translate = read_vec(t, "translate", Vec3::Zero(), dim);
+  if (dim == 2) {
+    tr.rotate_degrees.z() = t.number("rotate", 0.0);
+  } else {
+    tr.rotate_degrees = read_vec(t, "rotate", Vec3::Zero(), 3);
+  }
+  if (t.has("scale") && t.node().at("scale").is_number()) {
+    tr.scale = Vec3::Constant(t.positive("scale", 1.0));
+  } else {
+    tr.scale = read_vec(t, "scale", Vec3::Ones(), dim, 1.0);
+    if (tr.scale.minCoeff() <= 0) t.fail("scale", "expected positive scale factors");
+  }
+  t.finish();
+  return tr;
+}
+
+namespace {
+
+MaterialSpec read_material(const JsonReader& r, BodyKind kind) {
+  MaterialSpec m;
+  std::vector<std::string> models = material_model_names();
+  m.model = r.string("model", m.model, models);
+  const bool has_lame = r.has("mu") || r.has("lambda");
+  if (has_lame) {
+    if (r.has("E") || r.has("nu")) r.fail_here("give either E and nu, or mu and lambda, not both");
+    LameParameters lame;
+    lame.mu = r.positive("mu", 1e4);
+    lame.lambda = r.number("lambda", 0.0, 0.0);
+    m.youngs_modulus = lame.youngs_modulus();
+    m.poisson_ratio = lame.poisson_ratio();
+  } else {
+    m.youngs_modulus = r.positive("E", m.youngs_modulus);
+    m.poisson_ratio = r.number("nu", m.poisson_ratio, -1.0, 0.4999, true);
+  }
+  m.density = r.positive("density", m.density);
+  m.spring_stiffness = r.positive("stiffness", m.spring_stiffness);
+  m.thickness = r.positive("thickness", m.thickness);
+  if (r.has("bending_stiffness")) m.bending_stiffness = r.number("bending_stiffness", 0.0, 0.0);
+  if (kind == BodyKind::shell && !ShellMembrane::supports(m.model))
+    r.fail("model", "shells support \"stvk\" and \"neo_hookean\" membranes, got \"" + m.model + "\"");
+  m.lumped_mass = r.string("mass", "lumped", {"lumped", "consistent"}) == "lumped";
+  r.finish();
+  return m;
+}
+
+// Round shapes: radius, inner_radius, resolution (an integer), layers.
+void read_round_generator(const JsonReader& g, GeneratorSpec& gen) {
+  gen.radius = g.positive("radius", 0.5);
+  const bool hollow = gen.type != GeneratorType::sphere;
+  // Cells along the ball's diameter (sphere) or along each cube-face edge of the cubed sphere.
+  gen.resolution = Eigen::Vector3i::Constant(g.integer("resolution", 8, gen.type == GeneratorType::bowl ? 2 : 1, 1000));
+  if (!hollow) return;
+  gen.inner_radius = g.number("inner_radius", 0.8 * gen.radius, 0.0, HUGE_VAL, true);
+  if (!(gen.inner_radius < gen.radius))
+    g.fail("inner_radius", fmt::format("expected less than radius ({:g} m), got {:g}", gen.radius, gen.inner_radius));
+  gen.layers = g.integer("layers", 2, 1, 1000);
+  if (gen.type == GeneratorType::bowl && gen.resolution.x() % 2 != 0)
+    g.fail("resolution", fmt::format("a bowl needs an even resolution (its rim is the cubed sphere's equator), got {}",
+                                     gen.resolution.x()));
+}
+
+BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
+  BodySpec b;
+  b.path = r.path();
+  b.name = r.string("name", fmt::format("body{}", index));
+  b.kind = r.choice("kind", b.kind,
+                    dim == 3 ? std::vector<BodyKind>{} : std::vector<BodyKind>{BodyKind::solid, BodyKind::mass_spring});
+  if (r.has("mesh") == r.has("generator")) r.fail_here("expected exactly one of \"mesh\" or \"generator\"");
+  if (r.has("mesh")) b.mesh = r.string("mesh", "");
+  if (r.has("generator")) {
+    const JsonReader g = r.child("generator");
+    GeneratorSpec gen;
+    using G = GeneratorType;
+    const std::vector<G> types = dim == 3 ? std::vector<G>{G::box, G::hollow_box, G::sheet, G::sphere, G::hollow_sphere, G::bowl}
+                                          : std::vector<G>{G::rectangle, G::spring_grid};
+    if (!g.has("type")) {
+      std::vector<std::string> names;
+      for (G t : types) names.emplace_back(name_of(t));
+      g.fail("type", fmt::format("missing; expected one of {}", fmt::join(names, ", ")));
+    }
+    gen.type = g.choice("type", types.front(), types);
+    if (is_round(gen.type)) {
+      read_round_generator(g, gen);
+    } else {
+      gen.size = read_vec(g, "size", Vec3::Ones(), dim, 1.0);
+      // A sheet lies in the x-z plane: its y size is ignored.
+      const double smallest = gen.type == G::sheet ? std::min(gen.size.x(), gen.size.z()) : gen.size.head(dim).minCoeff();
+      if (smallest <= 0) g.fail("size", "expected positive sizes");
+      if (g.has("resolution")) {
+        const auto& res = g.node().at("resolution");
+        if (!res.is_array() || static_cast<int>(res.size()) != dim)
+          g.fail("resolution", fmt::format("expected an array of {} positive integers, got {}", dim, describe_json(res)));
+        gen.resolution = Eigen::Vector3i::Ones();
+        for (int d = 0; d < dim; ++d) {
+          if (!res[d].is_number_integer() || res[d].get<long long>() < 1 || res[d].get<long long>() > 10000)
+            g.fail("resolution", fmt::format("expected an array of {} integers in [1, 10000], got {}", dim, describe_json(res)));
+          gen.resolution[d] = res[d].get<int>();
+        }
+      }
+      if (gen.type == G::hollow_box) {
+        gen.wall = g.integer("wall", 1, 1, 10000);
+        if ((gen.resolution.array() <= 2 * gen.wall).any())
+          g.fail("wall", fmt::format("a wall of {} cells leaves no cavity: every resolution must exceed 2 x wall",
+                                     gen.wall));
+      }
+    }
+    g.finish();
+    b.generator = gen;
+  }
+  if (r.has("transform")) b.transform = read_transform(r.child("transform"), dim);
+  if (r.has("material")) {
+    b.material = read_material(r.child("material"), b.kind);
+  } else if (b.kind == BodyKind::shell) {
+    b.material.model = "stvk";  // the default membrane model for shells
+  }
+  b.initial_velocity = read_vec(r, "initial_velocity", Vec3::Zero(), dim);
+  if (dim == 3)
+    b.initial_angular_velocity = read_vec(r, "initial_angular_velocity", Vec3::Zero(), 3);
+  else
+    b.initial_angular_velocity.z() = r.number("initial_angular_velocity", 0.0);
+  b.initial_scale = r.positive("initial_scale", 1.0);
+  b.initial_equilibrium = r.boolean("initial_equilibrium", false);
+  b.fixed = r.list("fixed", [&](const JsonReader& f) {
+    FixedSpec spec;
+    spec.selection = read_selection(f, dim);
+    spec.velocity = read_vec(f, "velocity", Vec3::Zero(), dim);
+    spec.penalty = f.string("method", "eliminate", {"eliminate", "penalty"}) == "penalty";
+    if (f.has("limit") || f.has("kappa")) {
+      if (!spec.penalty) f.fail_here("\"limit\" and \"kappa\" apply to \"method\": \"penalty\" only");
+      spec.limit = f.positive("limit", spec.limit);
+      spec.kappa = f.positive("kappa", spec.kappa);
+    }
+    if (f.has("path")) {
+      const JsonReader p = f.child("path");
+      double last_t = -HUGE_VAL;
+      for (std::size_t k = 0; k < p.array_size(); ++k) {
+        const auto& key = p.node()[k];
+        if (!key.is_array() || static_cast<int>(key.size()) != dim + 1)
+          p.fail_here(fmt::format("expected keyframes [t, offset...] with {} numbers each", dim + 1));
+        for (const auto& x : key)
+          if (!x.is_number()) p.fail_here("expected numeric keyframes");
+        const double t = key[0].get<double>();
+        if (!(t > last_t)) p.fail_here("keyframe times must increase");
+        last_t = t;
+        Vec3 offset = Vec3::Zero();
+        for (int d = 0; d < dim; ++d) offset[d] = key[d + 1].get<double>();
+        spec.path.emplace_back(t, offset);
+      }
+      if (spec.path.empty()) p.fail_here("expected at least one keyframe");
+      if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
+      if (spec.penalty) f.fail_here("\"path\" is not available with \"method\": \"penalty\"");
+    }
+    f.finish();
+    return spec;
+  });
+  b.slip = r.list("slip", [&](const JsonReader& s) {
+    SlipSpec spec;
+    spec.selection = read_selection(s, dim);
+    if (s.has("normal") == s.has("direction")) s.fail_here("expected exactly one of \"normal\" (plane) or \"direction\" (line)");
+    spec.line = s.has("direction");
+    spec.direction = read_vec(s, spec.line ? "direction" : "normal", Vec3::UnitY(), dim);
+    if (spec.direction.norm() < 1e-12) s.fail(spec.line ? "direction" : "normal", "expected a non-zero vector");
+    spec.direction.normalize();
+    s.finish();
+    return spec;
+  });
+  b.loads = r.list("loads", [&](const JsonReader& l) {
+    LoadSpec spec;
+    spec.selection = read_selection(l, dim);
+    if (!l.has("force")) l.fail("force", "missing; expected a force vector (N per vertex)");
+    spec.force = read_vec(l, "force", Vec3::Zero(), dim);
+    l.finish();
+    return spec;
+  });
+  b.tractions = r.list("tractions", [&](const JsonReader& t) {
+    TractionSpec spec;
+    spec.selection = read_selection(t, dim);
+    if (!spec.selection.box) t.fail_here("a traction needs a \"box\" selecting boundary faces");
+    if (!t.has("traction")) t.fail("traction", "missing; expected a traction vector (Pa)");
+    spec.traction = read_vec(t, "traction", Vec3::Zero(), dim);
+    t.finish();
+    return spec;
+  });
+  if (r.has("volume_penalty")) b.volume_penalties = read_volume_penalties(r.child("volume_penalty"), dim, b.kind);
+  r.finish();
+  return b;
+}
+
+}  // namespace
+
+std::vector<BodySpec> read_bodies(const JsonReader& list, int dim) {
+  if (list.array_size() == 0) list.fail_here("expected at least one body");
+  std::vector<BodySpec> bodies;
+  for (std::size_t i = 0; i < list.array_size(); ++i) bodies.push_back(read_body(list.element(i), dim, i));
+  return bodies;
+}
+
+}  // namespace softsim

@@ -1,0 +1,31 @@
+#include "softsim/scene/scene_sections.hpp"
+#include "softsim/solve/linear_solver.hpp"
+
+namespace softsim {
+
+void read_integrator(const JsonReader& i, Scene& scene) {
+  StepperOptions& integ = scene.integrator;
+  integ.type = i.choice("type", integ.type);
+  integ.semi_implicit = i.boolean("semi_implicit", integ.semi_implicit);
+  if (i.has("form")) scene.given.form = i.choice("form", StageForm::potential);
+  integ.nonlinear_solver = i.choice("nonlinear_solver", integ.nonlinear_solver);
+  integ.newmark_beta = i.number("beta", integ.newmark_beta, 0.0, 0.5, true);
+  integ.newmark_gamma = i.number("gamma", integ.newmark_gamma, 0.0, 1.0, true);
+  integ.rho_inf = i.number("rho_inf", integ.rho_inf, 0.0, 1.0);
+  i.finish();
+}
+
+void read_solver(const JsonReader& s, Scene& scene) {
+  NewtonOptions& n = scene.integrator.newton;
+  scene.given.tolerance = s.has("tolerance");
+  n.tolerance = s.positive("tolerance", n.tolerance);
+  n.max_iterations = s.integer("max_iterations", n.max_iterations, 1, 100000);
+  scene.integrator.max_step_halvings = s.integer("max_step_halvings", scene.integrator.max_step_halvings, 0, 20);
+  n.project_psd = s.boolean("project_psd", n.project_psd);
+  scene.integrator.linear_solver = s.string("linear_solver", scene.integrator.linear_solver, linear_solver_names());
+  scene.on_failure = s.choice("on_failure", scene.on_failure);
+  scene.inversion_filter = s.boolean("inversion_filter", scene.inversion_filter);
+  s.finish();
+}
+
+}  // namespace softsim

@@ -1,0 +1,34 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/scene/scene_sections.hpp"
+
+namespace softsim {
+
+// The rules that tie one section of a scene to another, in one place (docs/scene-format.md).
+void apply_scene_rules(Scene& scene) {
+  StepperOptions& integ = scene.integrator;
+  const auto& friction = scene.contact.friction;
+  // integrator.form and integrator.nonlinear_solver: the solver decides the form; a residual
+  // form without a residual solver named uses damped Newton (Larionov et al. 2022, Alg. 1).
+  if (scene.given.form == StageForm::residual && integ.nonlinear_solver == NonlinearSolver::projected_newton)
+    integ.nonlinear_solver = NonlinearSolver::damped_newton;
+  if (friction.mode == FrictionMode::implicit && friction.any()) {
+    // Implicit friction has no potential (Larionov et al. 2022, sec. 4.5): the step is a
+    // root-finding problem, so the residual form is the default and the potential form an error.
+    if (scene.given.form == StageForm::potential)
+      throw InputError(fmt::format("{}: contact.friction.mode: \"implicit\" friction has no potential: it needs "
+                                   "integrator.form \"residual\"",
+                                   scene.source()));
+    if (integ.nonlinear_solver == NonlinearSolver::projected_newton) integ.nonlinear_solver = NonlinearSolver::damped_newton;
+  }
+  // Newton's velocity criterion must resolve the stick-slip velocity, or a body that should
+  // start sliding from rest stops after one tiny step: unless solver.tolerance is given, it is at
+  // most eps_v / 10 when friction is on.
+  if (friction.any() && !scene.given.tolerance)
+    integ.newton.tolerance = std::min(integ.newton.tolerance, 0.1 * friction.eps_v);
+}
+
+}  // namespace softsim

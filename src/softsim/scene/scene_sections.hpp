@@ -1,0 +1,50 @@
+#pragma once
+// The scene's sections, each read from its JSON object by a parse_*.cpp and built into the model
+// by a build_*.cpp; parse_scene() and build_model() run them in order. Internal to scene/.
+#include <string>
+#include <vector>
+
+#include "softsim/mesh/mesh.hpp"
+#include "softsim/scene/json_reader.hpp"
+#include "softsim/scene/scene.hpp"
+
+namespace softsim {
+
+// Reading (parse_*.cpp) ----------------------------------------------------------------------------
+// bodies[] with their materials, generators, transforms, boundary conditions (parse_body.cpp).
+std::vector<BodySpec> read_bodies(const JsonReader& list, int dim);
+SelectionSpec read_selection(const JsonReader& r, int dim);
+// A dim-long vector read into a Vec3 (the third component `fill` in 2D).
+Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill = 0.0);
+TransformSpec read_transform(const JsonReader& t, int dim);
+// A body's "volume_penalty": an object or an array of objects (parse_volume_penalty.cpp).
+std::vector<VolumePenaltySpec> read_volume_penalties(const JsonReader& r, int dim, BodyKind kind);
+// obstacles[] and contact (parse_contact.cpp); contact.friction.pairs name bodies and obstacles.
+std::vector<ObstacleSpec> read_obstacles(const JsonReader& list, int dim);
+ContactSpec read_contact(const JsonReader& c, const Scene& scene);
+// integrator and solver (parse_integrator.cpp), into scene.integrator and scene.given.
+void read_integrator(const JsonReader& i, Scene& scene);
+void read_solver(const JsonReader& s, Scene& scene);
+// output (parse_output.cpp); output.track names bodies and moving mesh obstacles.
+OutputSpec read_output(const JsonReader& o, const Scene& scene);
+// The rules that tie sections together, applied once everything is read (scene_rules.cpp).
+void apply_scene_rules(Scene& scene);
+
+// Building (build_*.cpp) ---------------------------------------------------------------------------
+// A file named in the scene: a relative path is relative to the scene file.
+std::filesystem::path scene_path(const Scene& scene, const std::filesystem::path& file);
+Mesh load_scene_mesh(const Scene& scene, const std::filesystem::path& file);
+void apply_transform(Mesh& mesh, const TransformSpec& t, int dim);
+// Every body: vertices, elasticity, mass, initial state, volume penalties (build_body.cpp).
+void add_bodies(Model& model, const Scene& scene);
+// Prescribed motions, slip, loads and tractions of every body (build_boundary.cpp).
+void add_boundary_conditions(Model& model, const Scene& scene);
+// A body's volume penalty terms (build_volume_penalty.cpp).
+void add_volume_penalties(Model& model, const Body& body, const BodySpec& spec, const std::string& file);
+// Moving mesh obstacles are bodies driven by penalty (build_contact.cpp); they come before the
+// boundary conditions, which need every vertex.
+void add_moving_mesh_obstacles(Model& model, const Scene& scene);
+// Contact between the bodies and with the obstacles, and its friction (build_contact.cpp).
+void add_contact(Model& model, const Scene& scene);
+
+}  // namespace softsim
