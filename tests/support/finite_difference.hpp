@@ -2,6 +2,7 @@
 // Central finite differences for derivative checks: gradients of scalar functions and Jacobians
 // of vector functions, with a relative error measure that is meaningful near zero.
 #include <functional>
+#include <random>
 
 #include "softsim/core/types.hpp"
 
@@ -42,6 +43,15 @@ inline MatX fd_jacobian(const std::function<VecX(const VecX&)>& f, const VecX& x
 template <class A, class B>
 double relative_error(const A& a, const B& b, double floor = 1e-8) {
   return (a - b).norm() / std::max(b.norm(), floor);
+}
+
+// Uniform random perturbation in [-amplitude, amplitude] per coordinate.
+inline VecX random_perturbation(Eigen::Index n, double amplitude, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-amplitude, amplitude);
+  VecX p(n);
+  for (Eigen::Index i = 0; i < n; ++i) p[i] = u(rng);
+  return p;
 }
 
 }  // namespace softsim::test

@@ -11,7 +11,7 @@
 #include "softsim/model/model.hpp"
 #include "softsim/volume/volume_penalty.hpp"
 #include "support/finite_difference.hpp"
-#include "fem/fem_test_util.hpp"
+#include "support/fem_models.hpp"
 
 namespace softsim {
 namespace {
