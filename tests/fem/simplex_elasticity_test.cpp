@@ -185,7 +185,7 @@ TEST(ElementDerivatives, MassSpring3D) { check_springs<3>(); }
 
 template <int D>
 void check_barrier() {
-  SCOPED_TRACE("plane_barrier D=" + std::to_string(D));
+  SCOPED_TRACE("obstacle_barrier D=" + std::to_string(D));
   const Mesh mesh = small_mesh<D>();
   const int n = mesh.num_vertices();
   VecX point = VecX::Zero(D), normal = VecX::Zero(D);

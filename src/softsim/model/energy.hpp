@@ -66,8 +66,10 @@ class Energy {
                                 std::vector<RankOneHessian>& out) const {}
   // Per-element energy density for output (empty when the term has no elements).
   virtual VecX element_energy_density(const EvalContext& ctx, const VecX& x) const { return {}; }
-  // Smallest distance between contact primitives this term watches (+infinity when none).
-  virtual double min_contact_distance(const VecX& x) const { return HUGE_VAL; }
+  // Smallest distance between contact primitives this term watches (+infinity when none). data
+  // (optional): the run's data, whose caches the query may reuse (the candidates of IPC's last
+  // CCD sweep, when x lies on its segment); without it the query starts afresh.
+  virtual double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const { return HUGE_VAL; }
   // Largest fraction alpha in (0, 1] of the step p from x such that the term stays valid
   // (e.g. no element inverts, no contact pair crosses). 1 when the term imposes no limit.
   virtual double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const { return 1.0; }

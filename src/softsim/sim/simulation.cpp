@@ -24,9 +24,10 @@ std::atomic<bool> g_interrupted{false};
 
 void on_interrupt(int) { g_interrupted = true; }
 
-double min_obstacle_distance(const Model& model, const VecX& x) {
+// On the run's data, so that IPC reuses the candidates of the step's last CCD sweep.
+double min_contact_distance(const Model& model, const ModelData& data, const VecX& x) {
   double d = HUGE_VAL;
-  for (const auto& term : model.energies()) d = std::min(d, term->min_contact_distance(x));
+  for (const auto& term : model.energies()) d = std::min(d, term->min_contact_distance(x, &data));
   return d;
 }
 
@@ -106,7 +107,7 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     // targets at the step's end, lagged friction from the step's start).
     const double potential =
         model.potential(EvalContext{Stage::step(state.t - scene.dt, scene.dt), stepper->data()}, state.x, AssemblyOutputs{});
-    const double min_distance = min_obstacle_distance(model, state.x);
+    const double min_distance = min_contact_distance(model, stepper->data(), state.x);
     stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
           << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
           << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << tracker.row(state.x) << '\n';

@@ -136,7 +136,9 @@ double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, cons
   return alpha;
 }
 
-double IpcContact::min_contact_distance(const VecX& x) const { return min_distance(nullptr, x); }
+double IpcContact::min_contact_distance(const VecX& x, const ModelData* data) const {
+  return min_distance(data && data->has(this) ? &data->of<Data>(this) : nullptr, x);
+}
 
 double IpcContact::min_distance(const Data* data, const VecX& x) const {
   const VertexRows V = mesh_.positions(x);

@@ -44,7 +44,7 @@ class IpcContact : public Energy {
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
-  double min_contact_distance(const VecX& x) const override;
+  double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
   // The stiffness: balanced against the other forces when contact first appears, doubled when
   // the closest pair keeps approaching (see above).
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;

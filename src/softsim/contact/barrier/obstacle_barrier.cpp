@@ -29,7 +29,7 @@ double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) c
   return dim_ == 3 ? signed_distance_jet<3>(obstacle_, p, grad, hess) : signed_distance_jet<2>(obstacle_, p, grad, hess);
 }
 
-double ObstacleBarrier::min_contact_distance(const VecX& x) const {
+double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {
   double dmin = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < weights_.size(); ++i)
     dmin = std::min(dmin, signed_distance(x.segment(i * dim_, dim_), nullptr, nullptr));

@@ -17,7 +17,7 @@ class ObstacleBarrier : public Energy {
   std::string name() const override { return "obstacle_barrier"; }
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
-  double min_contact_distance(const VecX& x) const override;
+  double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
 
   // Signed distance of a point with its gradient and Hessian (when non-null).
   double signed_distance(const VecX& p, VecX* grad, MatX* hess) const;

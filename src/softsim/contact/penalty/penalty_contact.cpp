@@ -184,7 +184,7 @@ bool PenaltyContact::after_solve(const StepContext& ctx, const VecX& x) const {
   return true;
 }
 
-double PenaltyContact::min_contact_distance(const VecX& x) const {
+double PenaltyContact::min_contact_distance(const VecX& x, const ModelData*) const {
   double deepest = std::numeric_limits<double>::infinity();
   for (const PenaltyContactPoint& c : find(mesh_.positions(x))) deepest = std::min(deepest, c.d);
   return deepest;

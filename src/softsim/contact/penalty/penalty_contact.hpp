@@ -18,7 +18,7 @@
 //    the other potentials' forces: kappa = G . gE / (0.75 delta^2 |G|^2), G = sum_i grad d_i, gE
 //    the other terms' gradient (as IPC balances its barrier, Li et al. 2020 supplement);
 //  - adaptive (sec. 4.4): after a converged solve whose deepest contact has d < 0, kappa is
-//    multiplied by b'(d_deepest) / b'(delta/2) and the step is solved again (stiffen_if_unmet);
+//    multiplied by b'(d_deepest) / b'(delta/2) and the step is solved again (after_solve);
 //  - kappa never decreases while contacts are active; a step that starts without any contact
 //    resets it to kappa0.
 #include <optional>
@@ -54,7 +54,7 @@ class PenaltyContact : public Energy {
   // Raises the stiffness when a converged solve left a contact penetrating (solve again).
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // The deepest signed gap among the contact points (d < delta) at x; +infinity without any.
-  double min_contact_distance(const VecX& x) const override;
+  double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
 
   // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
   std::vector<PenaltyContactPoint> contacts(const EvalContext& ctx, const VecX& x) const;
