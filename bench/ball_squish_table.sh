@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the ball squish benchmark (bench_ball_squish.cpp) for seed 003 Table 2 (docs/volume.md):
+# Runs the ball squish benchmark (bench_ball_squish.cpp) for Larionov et al. 2022, Table 2 (docs/volume.md):
 # every configuration in its own process (peak memory per configuration), one TBB thread each, at
 # about 1K tets (one after the other) and 50K tets (direct and iterative side by side, one core
 # each, so both see the same machine).

@@ -1,4 +1,4 @@
-// Whole-scene benchmark for the ball squish (seed 003 sec. 5.2.2, Table 2): one configuration
+// Whole-scene benchmark for the ball squish (Larionov et al. 2022, §5.2.2, Table 2): one configuration
 // per process, so that the peak resident memory (getrusage ru_maxrss) is that configuration's.
 // Prints one Markdown table row: elements, kappa_v, solver, steps done, seconds per step (h =
 // 0.001 s) over all steps and over the steps once the plates touch (a ball vertex within dhat),
@@ -9,12 +9,12 @@
 //                     [--kappa K | --kappa none] [--solver direct|iterative|projected]
 //                     [--jacobian exact|sparse] [--steps S] [--minutes M] [--threads T]
 //                     [--progress N] [--header]
-// --solver direct: residual form, damped Newton with UMFPACK (seed 003 Alg. 1); iterative:
-// inexact Newton, BiCGSTAB with matrix-free J p (Alg. 2); projected: the potential form's
-// projected Newton with CHOLMOD. --jacobian sparse leaves the volume penalty's rank-one part
-// out of direct solves (the paper's "inexact J"). --minutes stops after the step that crosses
-// that wall time (the row says how many steps were done). --threads limits TBB's worker threads
-// (default: all cores); --progress prints a line to stderr every N steps (long 50K runs).
+// --solver direct: residual form, damped Newton with UMFPACK (Larionov et al. 2022, Alg. 1);
+// iterative: inexact Newton, BiCGSTAB with matrix-free J p (Alg. 2); projected: the potential
+// form's projected Newton with CHOLMOD. --jacobian sparse leaves the volume penalty's rank-one
+// part out of direct solves ("inexact J" in Larionov et al. 2022, Table 2). --minutes stops after
+// the step that crosses that wall time (the row says how many steps were done). --threads limits
+// TBB's worker threads (default: all cores); --progress prints a line to stderr every N steps (long 50K runs).
 #include <sys/resource.h>
 #include <tbb/global_control.h>
 

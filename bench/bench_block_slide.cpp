@@ -1,4 +1,4 @@
-// The block slide of seed 003 sec. 5.1.1 (Figure 4) as a table: stopping distance and time of the
+// The block slide of Larionov et al. 2022, §5.1.1 (Fig. 4) as a table: stopping distance and time of the
 // block (analytic 0.769 m, 15.38 s) with fully implicit and lagged friction (1, 3 and 10
 // fixed-point iterations), BE, BDF2, SDIRK2, TR-BDF2 and the trapezoidal rule, h = 0.1 ... 0.01 s. Prints a
 // markdown table (docs/friction.md) with the relative errors; "no stop" when the block is

@@ -1,4 +1,4 @@
-// The tennis ball drop of seed 003 sec. 5.3.1 (Figure 10) as a table: bounce height of the
+// The tennis ball drop of Larionov et al. 2022, §5.3.1 (Fig. 10) as a table: bounce height of the
 // pressurised (2 atm) and unpressurised (1 atm) ball dropped from 2.54 m, for BE, BDF2 and SDIRK2
 // at several time steps (docs/bounce.md). One run per row; the run stops past the apex.
 //   bench_bounce [--integrators backward_euler,bdf2,sdirk2] [--steps 0.002,0.001,0.0005]

@@ -1,4 +1,4 @@
-// The bowl grasp of seed 003 sec. 5.1.2 (Figures 1 and 5) as tables (docs/bowl_grasp.md):
+// The bowl grasp of Larionov et al. 2022, §5.1.2 (Figs. 1 and 5) as tables (docs/bowl_grasp.md):
 //  1. the bowl's lift over time with lagged and fully implicit friction at h = 0.005, 0.0025 and
 //     0.00125 s, for the scene's squeeze (3 mm) or --squeeze S;
 //  2. with --threshold: the smallest squeeze that still holds the bowl, by bisection, per mode and h.

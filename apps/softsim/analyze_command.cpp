@@ -1,5 +1,5 @@
 // softsim analyze damping: the damping curve d/omega(omega h) of an integrator on
-// q'' + omega^2 q = 0 (seed 000 sec. 3.2), computed from the spectral radius of the one-step
+// q'' + omega^2 q = 0 (Ascher et al. 2022, §3.2), computed from the spectral radius of the one-step
 // amplification matrix (softsim/integrate/damping_analysis.hpp): d/omega = -2 ln(rho)/(omega h).
 #include <fmt/format.h>
 

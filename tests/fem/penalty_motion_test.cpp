@@ -1,4 +1,4 @@
-// Moving boundary conditions by penalty (the book ch. 11): a step begun again from its start does
+// Moving boundary conditions by penalty (Li & Jiang 2025, §11.1): a step begun again from its start does
 // not move its targets twice. Following the target, stopping at the limit and the stiffness's
 // growth are checked for every integrator in tests/integrate/implicit_stage_penalty_retry_test.cpp.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Inversion filter (book ch. 15): max_step_fraction returns the largest alpha such that no
+// Inversion filter (Li & Jiang 2025, §15.3): max_step_fraction returns the largest alpha such that no
 // element's signed measure falls below 10% of its start value along x + alpha p. Checked on
 // single elements against roots solved by hand: det linear, quadratic and cubic in alpha.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Damping curves d/omega(omega h) = -2 ln rho(T(omega h)) / (omega h) (seed 000 sec. 3.2) and the
-// scalar amplification factors of seed 000 Example 2.
+// Damping curves d/omega(omega h) = -2 ln rho(T(omega h)) / (omega h) (Ascher et al. 2022, §3.2) and the
+// scalar amplification factors of Ascher et al. 2022, Example 2.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The penalty re-solve (moving boundary conditions by penalty, the book ch. 11) lives in the
+// The penalty re-solve (moving boundary conditions by penalty, Li & Jiang 2025, §11.1) lives in the
 // shared implicit stage solve, so every implicit integrator honours it: a penalty-driven vertex
 // follows its target x^n + h v to the solver tolerance, stops at the limit, and the stiffness
 // only grows.

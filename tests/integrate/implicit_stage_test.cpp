@@ -1,5 +1,5 @@
-// The residual form (seed 003 eq. 23) solved by damped Newton (Alg. 1) and inexact Newton
-// (Alg. 2) gives the same backward Euler step as the incremental potential (seed 000 eq. 14);
+// The residual form (Larionov et al. 2022, eq. 23) solved by damped Newton (Alg. 1) and inexact Newton
+// (Alg. 2) gives the same backward Euler step as the incremental potential (Ascher et al. 2022, eq. 14);
 // Newton converges quadratically on a neo-Hookean box.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -176,7 +176,8 @@ TEST(GenerateSpringGrid, BookLayout) {
       EXPECT_NEAR(mesh.vertices(i * (ny + 1) + j, 0), -0.5 + i * (1.0 / nx), 1e-15);
       EXPECT_NEAR(mesh.vertices(i * (ny + 1) + j, 1), -1.0 + j * 1.0, 1e-15);
     }
-  // Book order: horizontal first, then vertical, then the two diagonals of each cell.
+  // Order of Li & Jiang 2025, Implementation 4.1.1: horizontal first, then vertical, then the
+  // two diagonals of each cell.
   EXPECT_EQ(mesh.cells.row(0), Eigen::RowVector2i(0, ny + 1));
   const int first_vertical = nx * (ny + 1);
   EXPECT_EQ(mesh.cells.row(first_vertical), Eigen::RowVector2i(0, 1));

@@ -1,4 +1,4 @@
-// The book's Dirichlet / slip test vectors (digest sec. 4, from the book's sources): a 4x4
+// The Dirichlet / slip test vectors of Li & Jiang 2025 (Examples 5.2.1, 6.1.1, 6.3.1): a 4x4
 // system H (4 on the diagonal, -1 off it), g = (1, 2, 3, 4), read as 2 vertices x 2 dims. The
 // step is found the production way: reduce_gradient / reduce_hessian, a dense solve of the
 // reduced system, expand_step.
@@ -40,7 +40,7 @@ BoundaryConditions two_vertices_2d() {
 TEST(BookBoundaryVectors, FixNode2) {
   BoundaryConditions bc = two_vertices_2d();
   PrescribedMotion fixed;
-  fixed.vertices = {1};  // the book's node 2 = DOFs 2 and 3
+  fixed.vertices = {1};  // node 2 of Li & Jiang 2025, Example 5.2.1 = DOFs 2 and 3
   fixed.offset = [](double) -> VecX { return VecX::Zero(2); };
   bc.add_motion(fixed);
   EXPECT_EQ(bc.num_fixed_dofs(), 2);
@@ -84,7 +84,7 @@ TEST(BookBoundaryVectors, GeneralSlipNormal06_08) {
   slip.direction = Vec2(0.6, 0.8);
   bc.add_slip(slip);
 
-  // Intermediate values of the book's test: V^T g and V^T H V.
+  // Intermediate values of Li & Jiang 2025, Example 6.3.1: V^T g and V^T H V.
   VecX g(4);
   g << 1, 2, 3, 4;
   VecX Vg = g;
@@ -95,13 +95,13 @@ TEST(BookBoundaryVectors, GeneralSlipNormal06_08) {
   EXPECT_NEAR(Vg[3], 4.0, 1e-15);
 
   const VecX p = solve_step(bc);
-  // The book: y = (0, .013514, -1.067568, -1.267568), dx_1 = (-.010811, .008108), n . dx_1 = 0.
+  // Example 6.3.1 solved: y = (0, .013514, -1.067568, -1.267568), dx_1 = (-.010811, .008108), n . dx_1 = 0.
   EXPECT_NEAR(p[0], -0.010811, 5e-7);
   EXPECT_NEAR(p[1], 0.008108, 5e-7);
   EXPECT_NEAR(p[2], -1.067568, 5e-7);
   EXPECT_NEAR(p[3], -1.267568, 5e-7);
   EXPECT_NEAR(0.6 * p[0] + 0.8 * p[1], 0.0, 1e-14);
-  // Exactly: the reduced V^T H V (the book's matrix without the eliminated row and column)
+  // Exactly: the reduced V^T H V (the example's matrix without the eliminated row and column)
   // solved densely, dx_1 = V (0, y_1).
   MatX VHV(3, 3);
   VHV << 4.96, 0.2, 0.2, 0.2, 4, -1, 0.2, -1, 4;

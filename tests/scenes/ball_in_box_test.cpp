@@ -1,4 +1,4 @@
-// Ball in a box (seed 003 sec. 5.1.3): a spinning ball bouncing inside a closed elastic box on
+// Ball in a box (Larionov et al. 2022, §5.1.3): a spinning ball bouncing inside a closed elastic box on
 // the ground, fully implicit friction (mu = 0.1), the coupled trapezoidal rule at h = 0.01 s for
 // 800 steps, on a coarser mesh than scenes/ball_in_box.json (box 4^3 cells, ball resolution 2).
 // Nothing blows up: every step converges (some after a cutback), nothing ever intersects, the

@@ -1,4 +1,4 @@
-// The ball squish scenes (seed 003 sec. 5.2.2, Table 2) on a coarser ball and a longer step: the
+// The ball squish scenes (Larionov et al. 2022, §5.2.2, Table 2) on a coarser ball and a longer step: the
 // cavity loses much less volume with kappa_v = 0.01 atm^-1 (water-like) than with 1 (air-like),
 // and less with either than without a volume penalty (Table 2: 0.49% < 33.6% < 74%).
 #include <gtest/gtest.h>

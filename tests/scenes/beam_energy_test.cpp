@@ -1,4 +1,4 @@
-// Seed 000 Figure 6 (scenes/beam_energy.json), coarsened so it runs in a few seconds: a soft
+// Ascher et al. 2022, Fig. 6 (scenes/beam_energy.json), coarsened so it runs in a few seconds: a soft
 // stable neo-Hookean beam fixed at both ends falls from rest under gravity. Backward Euler must
 // dissipate the oscillation energy much faster than TR-BDF2 and SDIRK2 ("the TR-BDF2 and SDIRK
 // energies do not decay by much, whereas BE dissipates energy quickly").

@@ -1,4 +1,4 @@
-// Seed 003 sec. 5.1.1 (issue 6): with fully implicit friction and backward Euler, the block stops
+// Larionov et al. 2022, §5.1.1 (issue 6): with fully implicit friction and backward Euler, the block stops
 // within 5% of the analytic distance (0.769 m) and time (15.38 s) for h = 0.1, 0.05, 0.025, 0.01 s.
 #include <gtest/gtest.h>
 
@@ -28,7 +28,7 @@ TEST_P(ImplicitBlockSlide, StopsWithinFivePercentOfTheAnalyticDistanceAndTime) {
 
 INSTANTIATE_TEST_SUITE_P(StepSizes, ImplicitBlockSlide, ::testing::Values(0.1, 0.05, 0.025, 0.01));
 
-// The same with seed 003's own contact model: the cubic penalty with adaptive stiffness.
+// The same with the contact model of Larionov et al. 2022: the cubic penalty with adaptive stiffness.
 class ImplicitBlockSlidePenalty : public ::testing::TestWithParam<double> {};
 
 TEST_P(ImplicitBlockSlidePenalty, StopsWithinFivePercentOfTheAnalyticDistanceAndTime) {

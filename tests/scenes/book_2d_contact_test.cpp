@@ -1,6 +1,6 @@
-// The book's 2D contact cases (digest sec. 6, 8, 10, 12) as scene files, with the book's friction
-// where it has one, through the production path with the exact intersection check after every
-// step.
+// The 2D contact case studies of Li & Jiang 2025 (§8.3, §11.2, ch. 15, ch. 21-22) as scene
+// files, with their friction where they have one, through the production path with the exact
+// intersection check after every step.
 #include <gtest/gtest.h>
 
 #include "support/contact_scene.hpp"
@@ -232,7 +232,7 @@ SquaresOutcome run_squares(const std::string& file) {
   return o;
 }
 
-// The book (digest sec. 12): with mu = 0.4 everywhere the squares do not slide apart; they rotate
+// Li & Jiang 2025, ch. 22 (Fig. 22.3.1): with mu = 0.4 everywhere the squares do not slide apart; they rotate
 // counter-clockwise under the ceiling. Without friction they are squeezed out sideways.
 TEST(Book2DContact, FrictionalSelfContactSquaresRotateInsteadOfSliding) {
   const SquaresOutcome friction = run_squares("book_self_contact_2d_friction.json");

@@ -1,6 +1,6 @@
-// The book's mass-spring case studies as scene files (scenes/book_*.json), run through the
-// production path (read_scene -> build_model -> make_stepper) and checked for the outcome the
-// book describes (digest sec. 3-4; the book gives these outcomes qualitatively only).
+// The mass-spring case studies of Li & Jiang 2025 (ch. 4, §5.3) as scene files
+// (scenes/book_*.json), run through the production path (read_scene -> build_model ->
+// make_stepper) and checked for the outcome described there (qualitatively only).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,7 +32,7 @@ TEST(BookScenes, MassSpring2DInitialScaleStretchesPositionsNotTheRestShape) {
   ASSERT_EQ(scene.bodies.size(), 1u);
   EXPECT_DOUBLE_EQ(scene.bodies[0].initial_scale, 1.4);
   Model model = build_model(scene);
-  // Book set-up: 25 nodes of mass rho L^2 / (n + 1)^2 = 40 kg, no gravity.
+  // Set-up of Li & Jiang 2025, Implementation 4.5.1: 25 nodes of mass rho L^2 / (n + 1)^2 = 40 kg, no gravity.
   EXPECT_EQ(model.num_vertices(), 25);
   EXPECT_NEAR(model.total_mass(), 1000.0, 1e-9);
   EXPECT_EQ(model.external_force().norm(), 0.0);
@@ -84,7 +84,7 @@ TEST(BookScenes, MassSpring2DContractsOvershootsAndSettlesAtRest) {
 TEST(BookScenes, HangingSquareSwingsAndSettlesBelowItsStart) {
   const Scene scene = read_scene(test::scene_file("book_hanging_square.json"));
   Model model = build_model(scene);
-  // The two top corners (the book's nodes n_seg and (n_seg + 1)^2 - 1) are the fixed vertices.
+  // The two top corners (nodes n_seg and (n_seg + 1)^2 - 1 of Li & Jiang 2025, §5.3) are the fixed vertices.
   const auto& fixed = model.boundary.fixed_dofs();
   std::vector<int> fixed_vertices;
   for (int v = 0; v < model.num_vertices(); ++v)

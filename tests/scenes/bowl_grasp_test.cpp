@@ -1,4 +1,4 @@
-// Bowl grasp (seed 003 sec. 5.1.2): three soft pads lift an upside-down bowl by friction alone.
+// Bowl grasp (Larionov et al. 2022, §5.1.2): three soft pads lift an upside-down bowl by friction alone.
 // With fully implicit friction the bowl follows the pads up and stays held; squeezed too little
 // (the pads' backs moved 1.6 mm inwards, 0.1 mm past first touching the rim) it stays on the
 // ground. Lagged friction and the smaller steps are in docs/bowl_grasp.md (bench/bench_bowl_grasp).

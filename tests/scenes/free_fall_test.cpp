@@ -86,8 +86,8 @@ TEST(FreeFall, BackwardEulerIsExactDiscreteAndFirstOrder) {
 }
 
 // Released from rest with g h below Newton's tolerance (9.81e-3 < 1e-2 m/s): the first Newton
-// step is already "converged", and stopping before taking it (the book's loop) left the body
-// hanging in the air forever. Every Newton variant takes that last step.
+// step is already "converged", and stopping before taking it (the loop of Li & Jiang 2025,
+// Implementation 4.4.1) left the body hanging in the air forever. Every Newton variant takes that last step.
 TEST(FreeFall, FallsFromRestWhenTheFirstStepIsBelowTolerance) {
   const double h = 0.001, t = 0.02;
   for (const std::string solver : {"projected_newton", "damped_newton"}) {

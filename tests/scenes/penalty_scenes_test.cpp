@@ -1,4 +1,4 @@
-// Penalty contact (contact.type "penalty", seed 003 sec. 3.2 and 4.4) through the production path
+// Penalty contact (contact.type "penalty", Larionov et al. 2022, §3.2 and §4.4) through the production path
 // (JSON -> parse_scene -> build_model -> stepper): interpenetrating starts are pushed apart, a
 // dropped block settles with no penetration after the adaptive stiffness steps, kappa never
 // decreases while in contact, lagged friction acts on penalty contacts, and bad keys are rejected.
@@ -164,7 +164,7 @@ TEST(PenaltyScenes, InterpenetratingStackSceneFile) {
   EXPECT_NEAR(cu.y(), 0.05, 0.005);
 }
 
-// The book's 2D C shape squeezed between penalty-driven plates (scenes/self_touch_c_shape.json),
+// The 2D C shape squeezed between penalty-driven plates (scenes/self_touch_c_shape.json),
 // with penalty contact instead of IPC: the arms touch through self-contact and never cross.
 TEST(PenaltyScenes, CShapeSelfContact2D) {
   const std::filesystem::path file = scene_file("self_touch_c_shape.json");

@@ -1,4 +1,4 @@
-// The book's Case Square On Slope (digest §7, scenes/book_square_on_slope.json): the 2D
+// The Square On Slope case study of Li & Jiang 2025 (ch. 10, scenes/book_square_on_slope.json): the 2D
 // mass-spring square of the Square Drop falls onto the slope n = normalize(0.1, 1) through
 // (0, -1), tan theta = 0.1; frictionless it slides down, with mu = 0.1 (critical) it keeps
 // sliding, with mu = 0.11 it slides and then stops, with mu = 0.2 it stops earlier.
@@ -67,8 +67,9 @@ TEST(FrictionSquareOnSlope, ComesToRestIffMuExceedsTanTheta) {
               duration, v0.back(), v10.back(), v10[v10.size() / 2], 1e3 * v11.back(), when_slow(v11),
               1e3 * v20.back(), when_slow(v20));
   EXPECT_GT(v0.back(), 0.5);                   // frictionless: keeps accelerating (g sin theta ~ 0.98)
-  // mu = tan theta (the book's critical case): friction balances the slope once sliding, so the
-  // square keeps the speed the landing left it, neither stopping nor accelerating.
+  // mu = tan theta (the critical case of Li & Jiang 2025, Fig. 10.2.1): friction balances the
+  // slope once sliding, so the square keeps the speed the landing left it, neither stopping nor
+  // accelerating.
   EXPECT_GT(v10.back(), 10 * 2e-3);
   EXPECT_NEAR(v10.back(), v10[v10.size() / 2], 0.1 * v10.back());
   EXPECT_LT(v10.back(), 0.1 * v0.back());

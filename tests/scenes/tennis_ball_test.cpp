@@ -1,7 +1,8 @@
-// Tennis ball drop (seed 003 sec. 5.3.1, Figure 10) on a coarser ball (324 tets) at h = 2 ms: the
-// integrator decides the bounce. Backward Euler damps the impact's deformation away and the ball
-// barely leaves the ground; BDF2 keeps more; SDIRK2 (the paper's higher-order integrator) keeps
-// most of it. The scenes' full-resolution table is in docs/bounce.md (bench/bench_bounce).
+// Tennis ball drop (Larionov et al. 2022, §5.3.1, Fig. 10) on a coarser ball (324 tets) at
+// h = 2 ms: the integrator decides the bounce. Backward Euler damps the impact's deformation away
+// and the ball barely leaves the ground; BDF2 keeps more; SDIRK2 (the higher-order integrator of
+// Larionov et al. 2022) keeps most of it. The scenes' full-resolution table is in docs/bounce.md
+// (bench/bench_bounce).
 #include <gtest/gtest.h>
 
 #include "support/bounce.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The block slide of seed 003 sec. 5.1.1: a stiff elastic block (0.2 m cube, E = 1e8 Pa) on a
+// The block slide of Larionov et al. 2022, §5.1.1: a stiff elastic block (0.2 m cube, E = 1e8 Pa) on a
 // 10 degree slope (the ground plane y = 0, gravity tilted by 10 degrees), mu = 0.177 > tan 10,
 // pushed down the slope at 0.1 m/s. It decelerates at a = g (mu cos - sin) = 6.50e-3 m/s^2 and
 // stops after v0^2 / (2a) = 0.769 m at t = v0 / a = 15.38 s. Shared by the test (implicit BE)
@@ -33,8 +33,8 @@ struct BlockSlideResult {
   double seconds = 0;  // wall time
 };
 
-// contact: "barrier" (the book's barrier on the plane, dhat = 1 mm) or "penalty" (seed 003's
-// cubic penalty, delta = 1 mm, adaptive kappa).
+// contact: "barrier" (the barrier of Li & Jiang 2025 on the plane, dhat = 1 mm) or "penalty"
+// (the cubic penalty of Larionov et al. 2022, delta = 1 mm, adaptive kappa).
 inline nlohmann::json block_slide_scene(const std::string& mode, int iterations, const std::string& integrator, double h,
                                         double gap = 2e-4, const std::string& contact = "barrier") {
   const double th = BlockSlide::theta(), g = BlockSlide::kG;

@@ -1,5 +1,5 @@
 #pragma once
-// A dropped ball's bounce (seed 003 sec. 5.3.1, Figure 10: the tennis ball dropped from 2.54 m):
+// A dropped ball's bounce (Larionov et al. 2022, §5.3.1, Fig. 10: the tennis ball dropped from 2.54 m):
 // runs a scene whose first body is the ball, falling onto the ground plane y = 0, and measures
 // how high its lowest point rises after the first impact. Shared by the scene test and
 // bench/bench_bounce (the table of docs/bounce.md).

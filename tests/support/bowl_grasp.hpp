@@ -1,5 +1,5 @@
 #pragma once
-// The bowl grasp of seed 003 sec. 5.1.2 (Figure 1, Figure 5): scenes/bowl_grasp.json with the
+// The bowl grasp of Larionov et al. 2022, §5.1.2 (Figs. 1 and 5): scenes/bowl_grasp.json with the
 // friction mode, the time step and the squeeze changed; records the bowl's lift (the rise of its
 // lowest point) over time. Shared by the scene test and bench/bench_bowl_grasp (docs/bowl_grasp.md).
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The three volume laws of seed 003 sec. 3.4: derivatives against finite differences, values at
+// The three volume laws of Larionov et al. 2022, §3.4: derivatives against finite differences, values at
 // points of Figure 3, the sign convention (minimum at V0, growing under compression) and the
 // second-order agreement of the quadratic law with the ideal gas for kappa_v = 1 atm^-1.
 #include <gtest/gtest.h>

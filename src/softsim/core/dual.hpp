@@ -2,7 +2,7 @@
 // First-order forward-mode automatic differentiation: a Dual carries a value and its derivative
 // along one direction (x + eps p). Evaluating a gradient on Duals gives, in the derivative part,
 // the Hessian-vector product H p without assembling H (matrix-free Jacobian-vector products for
-// inexact Newton, seed 003 sec. 4.3).
+// inexact Newton, Larionov et al. 2022, §4.3).
 #include <Eigen/Core>
 #include <cmath>
 

@@ -1,8 +1,9 @@
 #pragma once
 // Projection of a symmetric matrix to the nearest positive semi-definite one (Frobenius norm):
-// clamp negative eigenvalues to zero (the book, ch. 3, "make_PSD"). A matrix that is already PSD
-// is returned unchanged. A Cholesky factorization first detects the common positive-definite
-// case, which is several times cheaper than the eigen-decomposition.
+// clamp negative eigenvalues to zero (Li & Jiang 2025, §3.3 and Implementation 4.3.2,
+// "make_PSD"). A matrix that is already PSD is returned unchanged. A Cholesky factorization
+// first detects the common positive-definite case, which is several times cheaper than the
+// eigen-decomposition.
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 

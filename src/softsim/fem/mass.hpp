@@ -1,5 +1,5 @@
 #pragma once
-// Mass of linear simplex elements from density (the book, ch. 16-20): consistent
+// Mass of linear simplex elements from density (Li & Jiang 2025, §19.2): consistent
 // M_ab = rho V (1 + delta_ab) / ((D+1)(D+2)), lumped (row sums) rho V / (D+1) per vertex.
 #include "softsim/model/model.hpp"
 

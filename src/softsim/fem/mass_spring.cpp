@@ -29,7 +29,7 @@ double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const Assembly
     const double l2 = rest_length_sq_[e];
     const double strain = d.squaredNorm() / l2 - 1.0;
     if (grad) {
-      const VecD<D> g = 2.0 * stiffness_ * strain * d;  // book eq. for grad_1
+      const VecD<D> g = 2.0 * stiffness_ * strain * d;  // grad_1 of Li & Jiang 2025, §4.3
       grad->template head<D>() = g;
       grad->template tail<D>() = -g;
     }

@@ -1,5 +1,5 @@
 #pragma once
-// Mass-spring energy (the book, ch. 4): per edge P = (l^2 / 2) k (|d|^2 / l^2 - 1)^2, d = x1 - x2,
+// Mass-spring energy (Li & Jiang 2025, eq. 4.3.1): per edge P = (l^2 / 2) k (|d|^2 / l^2 - 1)^2, d = x1 - x2,
 // with rest length l. No square root; the l^2 weight keeps k independent of the resolution.
 #include "softsim/model/energy.hpp"
 
@@ -9,7 +9,7 @@ template <int D>
 class MassSpring : public Energy {
  public:
   // edges: m x 2 global vertex ids; rest: all vertices' rest positions (n x D); k: stiffness (N/m
-  // scale, the book's units).
+  // scale, the units of Li & Jiang 2025).
   MassSpring(const MatXi& edges, const MatX& rest, double stiffness);
   std::string name() const override { return "mass_spring"; }
   void declare_stencils(HessianLayout& layout) override;

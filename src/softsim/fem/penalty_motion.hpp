@@ -1,9 +1,9 @@
 #pragma once
-// Moving boundary conditions by penalty (the book, ch. 11, "Compressing Square"): selected
+// Moving boundary conditions by penalty (Li & Jiang 2025, §11.1; its Compressing Square, §11.2): selected
 // vertices are pulled towards targets xhat = x^n + h v (or x^n once they have travelled `limit`)
 // by (kappa_M / 2) m_k |x_k - xhat_k|^2. When a step converges with a target unmet (|x - xhat| /
 // h above the tolerance), kappa_M doubles and the step is solved again; kappa_M is kept for the
-// next steps (warm start, as the book's code does).
+// next steps (warm start, as the companion code of Li & Jiang 2025 does).
 #include "softsim/model/energy.hpp"
 
 namespace softsim {

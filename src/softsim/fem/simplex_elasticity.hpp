@@ -1,7 +1,7 @@
 #pragma once
 // Hyperelastic energy of linear simplex elements: triangles in 2D (plane strain) and tetrahedra
-// in 3D. E = sum_e W_e Psi(F_e), F_e = Ds Dm^-1 (the book ch. 15, "Inversion-free Elasticity";
-// seed 000 sec. 1). Gradient W B^T vec(P), Hessian W B^T dP/dF B with B = d vec(F)/dx.
+// in 3D. E = sum_e W_e Psi(F_e), F_e = Ds Dm^-1 (Li & Jiang 2025, §15.1;
+// Ascher et al. 2022, §2). Gradient W B^T vec(P), Hessian W B^T dP/dF B with B = d vec(F)/dx.
 #include <memory>
 #include <vector>
 
@@ -34,8 +34,8 @@ class SimplexElasticity : public Energy {
   // The primal part, dP/dF at x, is the same for every product at x: the operator computes it
   // once (D^4 doubles per element) and applies it to every p.
   std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
-  // Inversion filter (book ch. 15): the largest alpha such that no element's volume falls below
-  // 10% of its start-of-step value along x + alpha p.
+  // Inversion filter (Li & Jiang 2025, §15.3 and §23.3): the largest alpha such that no element's
+  // volume falls below 10% of its start-of-step value along x + alpha p.
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
 
   const std::vector<double>& rest_volumes() const { return volume_; }

@@ -1,5 +1,5 @@
 #pragma once
-// BDF2 (seed 000 eq. 7; incremental-potential form eq. 15): u1 = (4 u0 - u_{-1}) / 3 + 2h/3 F(u1),
+// BDF2 (Ascher et al. 2022, eq. 7; incremental-potential form eq. 15): u1 = (4 u0 - u_{-1}) / 3 + 2h/3 F(u1),
 // i.e. q1 = q~ + 2h/3 v1, M (v1 - v~) = 2h/3 f(q1, v1) with q~ = (4 q0 - q_{-1}) / 3,
 // v~ = (4 v0 - v_{-1}) / 3: one implicit stage with k = 2h/3 (predictor q~ + 2h/3 v~, weight
 // 4h^2/9). The first step, and any step after a change of h or a jump in time, is backward

@@ -1,5 +1,5 @@
 #pragma once
-// Damping analysis of the integrators on q'' + omega^2 q = 0 (seed 000 sec. 3.2, eq. 11-12).
+// Damping analysis of the integrators on q'' + omega^2 q = 0 (Ascher et al. 2022, §3.2, eqs. 11-12).
 // One step is u1 = T(z) u0 with z = omega h; T is 2x2 on (q, v) for the one-step methods, 3x3 on
 // (q, v, a) for Newmark / generalized-alpha, and the 4x4 companion matrix on (q1, v1, q0, v0) for
 // BDF2. rho(z) is its spectral radius. The damping curve compares a step with the modified ODE
@@ -27,10 +27,10 @@ MatX amplification_matrix(const DampingMethod& method, double omega_h);
 double spectral_radius(const MatX& T);
 double damping_ratio(const DampingMethod& method, double omega_h);  // d / omega
 
-// Scalar amplification factors for the test equation u' = lambda u, z = lambda h (seed 000
-// Example 2): backward Euler 1/(1 - z); the trapezoidal stage to t0 + c h used by TR-BDF2 (c = 1/2,
-// eq. 8a) and SDIRK2 (c = gamma, eq. 9a): (1 + c z/2)/(1 - c z/2); the full TR-BDF2 and SDIRK2
-// steps; and one BDF2 step u1 = (4 u0 - u_{-1}) / (3 - 2 z).
+// Scalar amplification factors for the test equation u' = lambda u, z = lambda h
+// (Ascher et al. 2022, Example 2): backward Euler 1/(1 - z); the trapezoidal stage to t0 + c h
+// used by TR-BDF2 (c = 1/2, eq. 8a) and SDIRK2 (c = gamma, eq. 9a): (1 + c z/2)/(1 - c z/2);
+// the full TR-BDF2 and SDIRK2 steps; and one BDF2 step u1 = (4 u0 - u_{-1}) / (3 - 2 z).
 double scalar_backward_euler(double z);
 double scalar_trapezoidal_stage(double z, double c);
 double scalar_tr_bdf2(double z);

@@ -2,13 +2,13 @@
 // One-step implicit Runge-Kutta methods for the first-order form u' = F(u), u = (q, v),
 // F = (v, M^{-1} f(q, v)), each stage solved as an incremental potential (implicit_stage.hpp).
 // With a0 = M^{-1} f(q^n, v^n):
-//  - backward_euler (seed 000 eq. 5, 14): u1 = u0 + h F(u1): one stage, U = u0, k = h.
-//  - trapezoidal (seed 003 eq. 24): u1 = u0 + h/2 (F(u0) + F(u1)):
+//  - backward_euler (Ascher et al. 2022, eqs. 5, 14): u1 = u0 + h F(u1): one stage, U = u0, k = h.
+//  - trapezoidal (Larionov et al. 2022, eq. 24): u1 = u0 + h/2 (F(u0) + F(u1)):
 //      U = u0 + h/2 F(u0), k = h/2 (predictor q0 + h v0 + h^2/4 a0, weight h^2/4).
-//  - tr_bdf2 (seed 000 eq. 8): stage 1 (8a) u_{1/2} = u0 + h/4 (F(u_{1/2}) + F(u0)):
+//  - tr_bdf2 (Ascher et al. 2022, eq. 8): stage 1 (8a) u_{1/2} = u0 + h/4 (F(u_{1/2}) + F(u0)):
 //      U = u0 + h/4 F(u0), k = h/4, at t0 + h/2;
 //    stage 2 (8b) u1 = u0 + 4/3 (u_{1/2} - u0) + h/3 F(u1): U = (4 u_{1/2} - u0) / 3, k = h/3.
-//  - sdirk2 (seed 000 eq. 9), gamma = 2 - sqrt 2, beta = sqrt 2 / 4:
+//  - sdirk2 (Ascher et al. 2022, eq. 9), gamma = 2 - sqrt 2, beta = sqrt 2 / 4:
 //    stage 1 (9a) U = u0 + gamma h/2 F(u0), k = gamma h / 2, at t0 + gamma h;
 //    stage 2 (9b) U = u0 + (2 beta / gamma)(u_gamma - u0), k = gamma h / 2.
 // semi_implicit gives SI (eq. 6) / S-TR / S-TR-BDF2 / S-SDIRK2: one Newton iteration per stage.

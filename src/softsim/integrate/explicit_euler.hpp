@@ -1,5 +1,5 @@
 #pragma once
-// Explicit Euler methods with the lumped mass (the book ch. 1): forward Euler
+// Explicit Euler methods with the lumped mass (Li & Jiang 2025, §1.4): forward Euler
 // x += h v^n, v += h M^-1 f(x^n); symplectic Euler v += h M^-1 f(x^n), x += h v^{n+1}.
 #include "softsim/integrate/stepper.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Newmark and generalized-alpha (Chung & Hulbert 1993, seed 000 sec. 3.4 ref. [14]):
+// Newmark and generalized-alpha (Newmark 1959; Chung & Hulbert 1993; Ascher et al. 2022, §3.4):
 //   q1 = q0 + h v0 + h^2 ((1/2 - beta) a0 + beta a1)
 //   v1 = v0 + h ((1 - gamma) a0 + gamma a1)
 //   M ((1 - am) a1 + am a0) = f((1 - af) q1 + af q0, (1 - af) v1 + af v0)

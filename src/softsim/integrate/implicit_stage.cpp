@@ -148,7 +148,7 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   model_.boundary.apply_positions(q, model_.rest_positions, t_stage);
   history_.clear();
   // Terms that ask for it after a converged solve (penalty-driven motions that missed their
-  // targets, the book ch. 11; lagged friction's fixed-point passes; penalty contact's stiffness
+  // targets, Li & Jiang 2025, §11.1; lagged friction's fixed-point passes; penalty contact's stiffness
   // bump) have the stage solved again from the current iterate (at most 30 times). This is the
   // one place every implicit stage (BE, trapezoidal, BDF2, TR-BDF2, SDIRK2, Newmark,
   // generalized-alpha; potential or residual form; semi-implicit too) goes through.

@@ -2,13 +2,13 @@
 // One implicit stage shared by the implicit integrators. Every stage of BE, trapezoidal, BDF2,
 // TR-BDF2, SDIRK2, Newmark and generalized-alpha reduces to finding q with
 //   M (q - q_pred) + w grad P(q) + w_d D (q - q_ref) = 0,                        (*)
-// the stationarity condition of the incremental potential (seed 000 eq. 14-15), D = alpha M +
+// the stationarity condition of the incremental potential (Ascher et al. 2022, eqs. 14-15), D = alpha M +
 // beta K(x^n) frozen at the step start. It is solved either
 //  - form "potential": projected Newton on the incremental potential, or
 //  - form "residual": root finding on r(v) = (1/s) lhs(*)(q_anchor + s v), which for BE (s = h,
-//    anchor x^n) is exactly seed 003 eq. 23, M (v - v^n) - h f(x^n + h v, v); J = dr/dv is the
+//    anchor x^n) is exactly Larionov et al. 2022, eq. 23, M (v - v^n) - h f(x^n + h v, v); J = dr/dv is the
 //    unprojected Hessian. Damped Newton (Alg. 1, sparse LU) or inexact Newton (Alg. 2).
-// Semi-implicit: one Newton iteration from the start-of-step positions, accepted (seed 000 eq. 6).
+// Semi-implicit: one Newton iteration from the start-of-step positions, accepted (Ascher et al. 2022, eq. 6).
 #include <Eigen/SparseCholesky>
 #include <memory>
 #include <vector>

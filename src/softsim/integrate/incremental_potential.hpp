@@ -1,5 +1,5 @@
 #pragma once
-// The incremental potential of one implicit solve (Ascher et al. 2022, eqs. 14-15; the book ch. 2):
+// The incremental potential of one implicit solve (Ascher et al. 2022, eqs. 14-15; Li & Jiang 2025, eq. 2.1.1):
 //   E(x) = 1/2 (x - x_pred)^T M (x - x_pred) + w P(x) + w_d/2 (x - x_ref)^T D (x - x_ref)
 // with the predictor x_pred and weight w chosen by the integrator (BE: x_pred = x^n + h v^n,
 // w = h^2) and Rayleigh damping D = alpha M + beta K(x^n) frozen at the step start (w_d = h for

@@ -40,7 +40,7 @@ class Material {
   // False for models with a barrier at det F = 0 (neo-Hookean with log J).
   virtual bool defined_when_inverted() const { return true; }
   // True for corotated linear elasticity: the FEM element evaluates the model in a frame
-  // rotated by the polar rotation of F at the start of the time step (book ch. 12).
+  // rotated by the polar rotation of F at the start of the time step (Li & Jiang 2025, Def. 13.3.1).
   virtual bool uses_frozen_rotation() const { return false; }
 };
 

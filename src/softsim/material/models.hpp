@@ -24,7 +24,7 @@ class LinearMaterial : public Material<D> {
 };
 
 // Corotated linear elasticity: the same energy, evaluated by the FEM element in the frame of the
-// polar rotation frozen at the start of the step (Mueller et al. 2002; the book, ch. 12).
+// polar rotation frozen at the start of the step (Mueller et al. 2002; Li & Jiang 2025, Def. 13.3.1).
 template <int D>
 class CorotatedLinearMaterial : public LinearMaterial<D> {
  public:
@@ -104,7 +104,7 @@ class NeoHookeanMaterial : public IsotropicMaterial<D> {
 // mu'/2 (I_C - D) + lambda'/2 (J - alpha)^2 - mu'/2 ln(I_C + 1) - Psi_0, I_C = ||F||_F^2,
 // alpha = 1 + mu' D / ((D + 1) lambda') (rest-stress-free in D dimensions), Psi_0 = Psi(I).
 // (mu', lambda') are chosen so that the model linearises to the given (mu, lambda) at F = I
-// (the paper's Lame reparametrisation, given there for 3D):
+// (the Lame reparametrisation of Smith et al. 2018, given there for 3D):
 //   mu' = (D + 1)/D mu,  lambda' = lambda + mu - 2 mu / (D (D + 1)),
 // i.e. 3D: mu' = 4/3 mu, lambda' = lambda + 5/6 mu; 2D (plane strain): mu' = 3/2 mu,
 // lambda' = lambda + 2/3 mu. Derivation: at sigma = 1 the sigma-Hessian is

@@ -48,7 +48,7 @@ void StableNeoHookeanMaterial<D>::singular_value_terms(const VecD<D>& s, int ord
     const double c = lambda_ * (J - alpha_) * det_pair_cofactor<D>(s, i, j);
     t.hess(i, j) += c;
     t.hess(j, i) += c;
-    t.flip[p] = m - c;   // exact divisions by s_i -+ s_j, as in the paper's closed-form eigenvalues
+    t.flip[p] = m - c;   // exact divisions by s_i -+ s_j, as in the closed-form eigenvalues of Smith et al. 2018
     t.twist[p] = m + c;
   }
 }

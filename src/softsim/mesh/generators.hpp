@@ -1,6 +1,6 @@
 #pragma once
 // Structured meshes centred at the origin: tetrahedral boxes, triangulated rectangles and
-// mass-spring grids (the layouts of Li et al.'s "Physics-Based Simulation" book).
+// mass-spring grids (the layouts of Li & Jiang 2025, Implementations 4.1.1 and 15.1.2).
 #include "softsim/mesh/mesh.hpp"
 
 namespace softsim {
@@ -22,7 +22,8 @@ Mesh generate_hollow_box(const Vec3& size, const Eigen::Vector3i& cells_per_axis
 Mesh generate_rectangle(const Vec2& size, const Eigen::Vector2i& cells);
 
 // 2D mass-spring grid: nodes x[i * (ny + 1) + j] = (-Lx/2 + i dx, -Ly/2 + j dy); edge cells
-// in the book's order: horizontal (along x), vertical (along y), then both diagonals per cell.
+// in the order of Li & Jiang 2025, Implementation 4.1.1: horizontal (along x), vertical (along
+// y), then both diagonals per cell.
 Mesh generate_spring_grid(const Vec2& size, const Eigen::Vector2i& cells);
 
 // 3D mass-spring lattice: nodes as in generate_box; springs along x, y, z, both diagonals of

@@ -20,8 +20,8 @@ void BoundaryConditions::add_motion(PrescribedMotion motion) {
 }
 
 void BoundaryConditions::add_slip(const SlipCondition& slip) {
-  // Local frame: first column = the direction; the rest completes an orthonormal basis (the
-  // book's construction m = n x e_x, or n x e_y when n is close to e_x).
+  // Local frame: first column = the direction; the rest completes an orthonormal basis
+  // (Li & Jiang 2025, §6.3: m = n x e_x, or n x e_y when n is close to e_x).
   const VecX n = slip.direction.normalized();
   MatX Q(dim_, dim_);
   Q.col(0) = n;

@@ -1,5 +1,5 @@
 #pragma once
-// Dirichlet conditions by eliminating degrees of freedom (the book, ch. 5-6): a constrained DOF
+// Dirichlet conditions by eliminating degrees of freedom (Li & Jiang 2025, §5.2 and ch. 6): a constrained DOF
 // follows a prescribed position; in the Newton system its gradient entry is zeroed and its row
 // and column replaced by the identity. Slip conditions constrain a vertex to a plane or a line by
 // a per-vertex change of variables x = Q y (Q orthonormal, constrained directions first), and

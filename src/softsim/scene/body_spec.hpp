@@ -41,7 +41,7 @@ struct MaterialSpec {
   double youngs_modulus = 1e5;  // Pa
   double poisson_ratio = 0.3;
   double density = 1000.0;      // kg/m^3 (kg/m^2 for 2D bodies per unit thickness)
-  double spring_stiffness = 1e3;  // mass_spring bodies: the book's k
+  double spring_stiffness = 1e3;  // mass_spring bodies: k of Li & Jiang 2025, eq. 4.3.1
   double thickness = 1e-3;        // shell bodies (m)
   std::optional<double> bending_stiffness;  // shell bodies (J); default E h^3 / (12 (1 - nu^2))
   bool lumped_mass = true;
@@ -70,14 +70,14 @@ struct SelectionSpec {
 };
 
 // Prescribed motion of selected vertices: eliminated DOFs on a path, or driven by a penalty
-// (the book ch. 11).
+// (Li & Jiang 2025, §11.1).
 struct FixedSpec {
   SelectionSpec selection;
   Vec3 velocity = Vec3::Zero();  // m/s, constant-velocity motion
   std::vector<std::pair<double, Vec3>> path;  // keyframes (t, offset), piecewise linear
   bool penalty = false;    // moved by penalty instead of DOF elimination
   double limit = HUGE_VAL;  // m: penalty targets stop after travelling this far
-  double kappa = 1e3;      // 1/s^2: initial penalty stiffness (the book's code)
+  double kappa = 1e3;      // 1/s^2: initial penalty stiffness (companion code of Li & Jiang 2025)
 };
 
 struct SlipSpec {

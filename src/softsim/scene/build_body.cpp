@@ -65,8 +65,9 @@ int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
 template <int D>
 int add_springs(Model& model, const Mesh& mesh, int first, const MaterialSpec& m) {
   MatXi edges = (mesh.cell_type() == CellType::Edge ? mesh.cells : unique_edges(mesh)).array() + first;
-  // Mass: the book gives every node rho * measure / n (uniform); the measure is the mesh's total
-  // cell measure for triangles/tets, or its bounding box for edge-only meshes.
+  // Mass: every node gets rho * measure / n (uniform, as in Li & Jiang 2025, Implementation
+  // 4.5.1); the measure is the mesh's total cell measure for triangles/tets, or its bounding box
+  // for edge-only meshes.
   double measure = 1.0;
   const MatX& V = mesh.vertices;
   if (mesh.cell_type() == CellType::Edge) {

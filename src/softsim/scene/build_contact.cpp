@@ -106,9 +106,9 @@ double half_smallest_extent(const MatX& vertices) {
   return 0.5 * (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).minCoeff();
 }
 
-// The book's barrier against every analytic obstacle, with its friction. Contact area per vertex:
-// the body's mean edge length to the power dim - 1 (the book's square drop: side / n_seg = 0.25
-// per node in 2D).
+// The barrier of Li & Jiang 2025 (§7.2) against every analytic obstacle, with its friction.
+// Contact area per vertex: the body's mean edge length to the power dim - 1 (its Square Drop,
+// Implementation 8.3.4: side / n_seg = 0.25 per node in 2D).
 void add_obstacle_barriers(Model& model, const Scene& scene) {
   const int dim = scene.dim;
   std::vector<double> area(model.num_vertices(), 0.0);
@@ -247,7 +247,7 @@ double default_contact_distance(const Model& model) {
 }
 
 // A moving mesh obstacle is a body without elasticity whose every vertex is driven by penalty
-// towards x^n + h v (the book ch. 11, as its moving ceiling): it stays intersection-free through
+// towards x^n + h v (Li & Jiang 2025, §11.2, as its moving ceiling): it stays intersection-free through
 // the same IPC and CCD as the bodies. Its vertices get 1 kg each with gravity cancelled, so the
 // penalty only has to push through contact.
 void add_moving_mesh_obstacles(Model& model, const Scene& scene) {

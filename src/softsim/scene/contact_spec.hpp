@@ -61,7 +61,7 @@ struct ContactSpec {
   bool enabled = true;         // contact between and within bodies
   ContactType type = ContactType::barrier;
   std::optional<double> dhat;  // barrier: default 1e-3 of the scene's bounding-box diagonal
-  std::optional<double> kappa;  // default: automatic for IPC and penalty, 1e5 (the book) for obstacles
+  std::optional<double> kappa;  // default: automatic for IPC and penalty, 1e5 (Li & Jiang 2025, §8.3) for obstacles
   BarrierForm barrier = BarrierForm::ipc_squared;
   BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
   double thickness = 0.0;  // m: minimum separation kept between surfaces (shells)

@@ -12,8 +12,8 @@ VolumePenaltySpec read_volume_penalty(const JsonReader& v, BodyKind body_kind) {
   s.model = v.choice("model", s.model);
   if (s.model == VolumeModel::IdealGas) {
     if (v.has("kappa_v"))
-      v.fail("kappa_v", "an ideal gas's compressibility is 1 / pressure (seed 003 sec. 3.4): give \"pressure\" (atm) "
-                        "instead");
+      v.fail("kappa_v", "an ideal gas's compressibility is 1 / pressure (Larionov et al. 2022, §3.4): "
+                        "give \"pressure\" (atm) instead");
     s.pressure = v.positive("pressure", s.pressure);
   } else {
     if (v.has("pressure")) v.fail("pressure", "applies to \"model\": \"ideal_gas\" only (give \"kappa_v\")");

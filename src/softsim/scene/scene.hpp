@@ -53,7 +53,7 @@ struct Scene {
   ContactSpec contact;
   OutputSpec output;
   OnFailure on_failure = OnFailure::error;
-  bool inversion_filter = true;  // cap Newton steps so no element inverts (book ch. 15)
+  bool inversion_filter = true;  // cap Newton steps so no element inverts (Li & Jiang 2025, §15.3)
 
   // Keys whose presence a rule between sections depends on (scene_rules.hpp).
   struct Given {

@@ -1,5 +1,5 @@
 #pragma once
-// Damped Newton for r(v) = 0 (seed 003 Algorithm 1): p_k = -J(v_k)^{-1} r(v_k) with a sparse
+// Damped Newton for r(v) = 0 (Larionov et al. 2022, Alg. 1): p_k = -J(v_k)^{-1} r(v_k) with a sparse
 // (non-symmetric) LU factorization, then a backtracking line search on the merit function
 // 1/2 ||r||^2 (Armijo), started at the step filters' bound. Stops when ||p||_inf / step_scale <
 // tolerance or ||r||_inf <= gradient_tolerance (NewtonOptions, same meaning as projected Newton).

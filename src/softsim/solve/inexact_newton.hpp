@@ -1,5 +1,5 @@
 #pragma once
-// Inexact damped Newton for r(v) = 0 (seed 003 Algorithm 2). The direction solves J_k p_k = -r_k
+// Inexact damped Newton for r(v) = 0 (Larionov et al. 2022, Alg. 2). The direction solves J_k p_k = -r_k
 // with BiCGSTAB (van der Vorst 1992) only to ||r_k + J_k p_k|| <= sigma_k ||r_k||, with the
 // Eisenstat-Walker forcing term sigma_k = min((||r_k|| / ||r_{k-1}||)^phi, sigma_max),
 // phi = (1 + sqrt 5) / 2 (sigma_0 = sigma_max). The Jacobian is never assembled: J p comes from

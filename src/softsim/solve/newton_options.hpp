@@ -9,8 +9,8 @@ namespace softsim {
 
 struct NewtonOptions {
   int max_iterations = 100;
-  // Converged when ||p||_inf / step_scale < tolerance (the book's velocity criterion with
-  // step_scale = h, tolerance in m/s), or when ||g||_inf < gradient_tolerance.
+  // Converged when ||p||_inf / step_scale < tolerance (the velocity criterion of Li & Jiang 2025,
+  // Remark 3.3.1, with step_scale = h, tolerance in m/s), or when ||g||_inf < gradient_tolerance.
   double tolerance = 1e-2;
   double step_scale = 1.0;
   double gradient_tolerance = 0.0;

@@ -1,5 +1,5 @@
 #pragma once
-// Projected Newton with a filtered backtracking line search (the book, ch. 3 and 8): the
+// Projected Newton with a filtered backtracking line search (Li & Jiang 2025, Alg. 3.3.1 and 8.2.1): the
 // direction solves H p = -g with H the per-stencil PSD-projected Hessian; the step length starts
 // at the filters' bound min(1, alpha_filter) and halves until the Armijo condition holds. Where
 // the predicted decrease is below the energy's round-off (near the solution), the Armijo test

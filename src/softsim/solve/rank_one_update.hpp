@@ -3,7 +3,7 @@
 // the dense update (Sherman-Morrison-Woodbury, with U = [u_1 ... u_m], C = diag(c_k)):
 //   x = y - Z (I + C U^T Z)^{-1} C U^T y,   y = A^{-1} b,  Z = A^{-1} U,
 // m + 1 solves with the one factorization. This is how direct Newton solves apply a volume
-// penalty's exact Jacobian (seed 003 sec. 3.4 and Table 2(c), "Exact J") at the cost of one
+// penalty's exact Jacobian (Larionov et al. 2022, §3.4 and Table 2(c), "Exact J") at the cost of one
 // extra back-substitution per penalty instead of a dense matrix.
 #include <vector>
 

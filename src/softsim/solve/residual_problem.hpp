@@ -1,5 +1,5 @@
 #pragma once
-// A square nonlinear system r(v) = 0 (seed 003 eq. 22), e.g. a time step's momentum balance.
+// A square nonlinear system r(v) = 0 (Larionov et al. 2022, eq. 22), e.g. a time step's momentum balance.
 // Eliminated DOFs (Dirichlet, slip) are handled like Objective: residual() returns the reduced
 // residual (eliminated entries zero) and jacobian() the reduced Jacobian (identity rows/columns);
 // expand() maps a reduced step back to world coordinates.

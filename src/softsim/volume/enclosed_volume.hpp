@@ -1,6 +1,6 @@
 #pragma once
 // Volume enclosed by a closed, consistently oriented triangle surface, by the divergence theorem
-// (seed 003 sec. 3.4, "the volume of a watertight triangle mesh"):
+// (Larionov et al. 2022, §3.4, "the volume of a watertight triangle mesh"):
 //   V = sum_f y0 . (y1 x y2) / 6,   y_i = x_i - c,
 // positive for outward-oriented faces. On a closed surface the sum does not depend on the point
 // c, nor do its derivatives; a c near the surface only keeps the sum well conditioned. The

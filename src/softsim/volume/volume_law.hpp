@@ -1,10 +1,11 @@
 #pragma once
-// The work W(V) needed to change an enclosed volume from its rest value V0 to V (seed 003
-// sec. 3.4 and Appendix B). dW = (P0 - P) dV: the gas (or fluid) pressure P pushes outwards,
-// the ambient pressure P0 = 1 atm inwards, so W' = -(P - P0) is minus the gauge pressure.
+// The work W(V) needed to change an enclosed volume from its rest value V0 to V
+// (Larionov et al. 2022, §3.4 and Appendix B). dW = (P0 - P) dV: the gas (or fluid) pressure P
+// pushes outwards, the ambient pressure P0 = 1 atm inwards, so W' = -(P - P0) is minus the
+// gauge pressure.
 //  - quadratic (eq. 20):   W = (V - V0)^2 / (2 V0 kappa_v)
 //  - ideal gas (eq. 18):   W = P0 (V - V0) - Pr V0 ln(V / V0)  (Boyle: P V = Pr V0), which is
-//                          P0 (V - V0 (1 + ln V/V0)) for the paper's Pr = P0 (gas at 1 atm)
+//                          P0 (V - V0 (1 + ln V/V0)) for Pr = P0 (gas at 1 atm, as in Larionov et al. 2022)
 //  - nearly incompressible (eq. 19): W = (V0 - V (1 - ln V/V0)) / kappa_v
 // All three are convex with W(V0) = 0; with Pr = P0 their minimum is at V0 and they grow under
 // compression and expansion (Figure 3). The logarithmic models are undefined for V <= 0:
@@ -15,7 +16,7 @@
 
 namespace softsim {
 
-inline constexpr double kAtmosphere = 101325.0;  // Pa: P0 = 1 atm (seed 003 sec. 3.4)
+inline constexpr double kAtmosphere = 101325.0;  // Pa: P0 = 1 atm (Larionov et al. 2022, §3.4)
 
 enum class VolumeModel { Quadratic, IdealGas, NearlyIncompressible };
 

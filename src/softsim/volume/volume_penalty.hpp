@@ -1,5 +1,5 @@
 #pragma once
-// Volume-change penalty (seed 003 sec. 3.4): E(x) = W(V(x)), W one of the laws of VolumeLaw and
+// Volume-change penalty (Larionov et al. 2022, §3.4): E(x) = W(V(x)), W one of the laws of VolumeLaw and
 // V the volume enclosed by a closed triangle surface (enclosed_volume.hpp): a body's boundary,
 // a cavity, or the boundary of a set of tetrahedra.
 //
@@ -15,8 +15,8 @@
 //    iterations instead of converging in 6;
 //  - the rank-one part W''(V) grad V grad V^T (PSD: W'' > 0) is handed to direct solves through
 //    rank_one_hessian(), which add it by Sherman-Morrison-Woodbury (one extra back-substitution):
-//    the exact J of seed 003 Table 2(c) without a dense matrix. set_dense_hessian(false) leaves
-//    it out: the paper's sparse "inexact J";
+//    the exact J of Larionov et al. 2022, Table 2(c), without a dense matrix.
+//    set_dense_hessian(false) leaves it out: the sparse "inexact J" of that table;
 //  - the matrix-free product (hessian_operator, used by inexact Newton's BiCGSTAB) applies the
 //    complete derivative exactly without storing it: W''(V) grad V (grad V . p) + W'(V) d2V p.
 #include <string>

@@ -120,7 +120,7 @@ TEST(AdditiveCcd, PointEdge2D) {
   EXPECT_LE(r.toi, 0.25);
   EXPECT_GE(r.toi, 0.2);
   EXPECT_FALSE(additive_ccd_point_edge(V2(2, 1), e0, e1, V2(2, -3), e0, e1).collides);
-  // The book's example: wall at x = 0.3 (an edge), particle at 0 moving by 0.5: tc = 0.6.
+  // Li & Jiang 2025, Fig. 8.2.2: wall at x = 0.3 (an edge), particle at 0 moving by 0.5: tc = 0.6.
   const auto b = additive_ccd_point_edge(V2(0, 0), V2(0.3, -1), V2(0.3, 1), V2(0.5, 0), V2(0.3, -1), V2(0.3, 1));
   ASSERT_TRUE(b.collides);
   EXPECT_LE(b.toi, 0.6);

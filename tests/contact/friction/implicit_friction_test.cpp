@@ -1,4 +1,4 @@
-// Fully implicit friction (seed 003 eq. 16): the assembled Jacobian df/dq + c df/dv (forward-mode
+// Fully implicit friction (Larionov et al. 2022, eq. 16): the assembled Jacobian df/dq + c df/dv (forward-mode
 // AD, column by column) against central finite differences of q -> f(q, c (q - q_ref)), and the
 // matrix-free product against the assembled Jacobian, on every kind of contact: vertices near a
 // plane and a sphere, and IPC pairs (point-triangle, edge-edge and their degenerate point-edge /
@@ -130,7 +130,7 @@ TEST(ImplicitFrictionJacobian, IpcPairsIn2D) {
 namespace softsim {
 namespace {
 
-// Penalty contact (seed 003's own setting): a block 0.4 mm deep in the plane's delta layer, and
+// Penalty contact (the setting of Larionov et al. 2022): a block 0.4 mm deep in the plane's delta layer, and
 // a block resting inside the delta layer of another (face, edge and vertex features).
 TEST(ImplicitFrictionJacobian, PenaltyContactPoints) {
   nlohmann::json j = base_scene(3);

@@ -1,17 +1,17 @@
 #pragma once
-// Barrier functions of a squared distance (IPC, Li et al. 2020, eq. 6; the book ch. 7, sec. 5 of
-// the digest), with first and second derivatives.
+// Barrier functions of a squared distance (IPC, Li et al. 2020, eq. 6;
+// Li & Jiang 2025, eqs. 7.2.3-7.2.5), with first and second derivatives.
 //  - original IPC, on the squared distance s = d^2 and shat = dhat^2:
 //      b(s) = -(s - shat)^2 ln(s / shat) for 0 < s < shat, else 0  (kappa multiplies it outside)
 //      b'(s) = -2 (s - shat) ln(s/shat) - (s - shat)^2 / s
 //      b''(s) = -2 ln(s/shat) - 4 (s - shat)/s + (s - shat)^2 / s^2
 //    C2 at shat.
-//  - the book's variant, on the unsquared distance d:
+//  - the variant of Li & Jiang 2025 (eq. 7.2.3), on the unsquared distance d:
 //      b(d) = (kappa/2)(d/dhat - 1) ln(d/dhat) for 0 < d < dhat, else 0
 //      b'(d) = (kappa/2)[ln(d/dhat)/dhat + (d/dhat - 1)/d],  b''(d) = kappa (d + dhat)/(2 d^2 dhat)
 //    only C1 at dhat.
 // barrier_of_squared_distance() gives either one as a function of s = d^2 (the contact distances
-// are squared), by the chain rule with d = sqrt(s) for the book's form.
+// are squared), by the chain rule with d = sqrt(s) for the form of Li & Jiang 2025.
 #include "softsim/contact/distance/derivatives.hpp"
 #include "softsim/core/enum_names.hpp"
 
@@ -40,7 +40,7 @@ struct BarrierValue {
 BarrierValue barrier_of_squared_distance(BarrierForm form, double s, double dhat, double kappa);
 
 // Chain rule onto a stencil: E = b(s(x)), grad E = b' grad s, Hess E = b'' grad s grad s^T + b' Hess s
-// (digest sec. 5). No PSD projection here.
+// (Li & Jiang 2025, eqs. 7.2.4-7.2.5). No PSD projection here.
 template <int N>
 DistanceDerivatives<N> compose_barrier(const BarrierValue& b, const DistanceDerivatives<N>& s) {
   DistanceDerivatives<N> r;

@@ -1,11 +1,11 @@
 #pragma once
-// The IPC edge-edge mollifier (Li et al. 2020, sec. 4.3, eqs. 16-17 of the paper's mollified
+// The IPC edge-edge mollifier (Li et al. 2020, sec. 4.3, eqs. 16-17 of its mollified
 // edge-edge barrier): with c = |ea x eb|^2 (ea = ea1 - ea0, eb = eb1 - eb0) and
 //   eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2,
 //   m(c) = -c^2/eps_x^2 + 2 c/eps_x for c < eps_x, else 1,
 // so m goes to 0 (C1) as the edges become parallel. The mollified edge-edge barrier term is
 // m(c(x)) b(d(x)), which is C1 although the edge-edge distance is only C0 at parallel edges
-// (book Remark 24.1.1).
+// (Li & Jiang 2025, Remark 24.1.1).
 #include "softsim/contact/barrier/barrier.hpp"
 #include "softsim/contact/distance/derivatives.hpp"
 

@@ -1,10 +1,10 @@
 #pragma once
-// Intersection-free contact between all bodies and with themselves (IPC, Li et al. 2020; the
-// book's 3D barrier chapters): a barrier on the squared distance of every point-triangle and
+// Intersection-free contact between all bodies and with themselves (IPC, Li et al. 2020;
+// Li & Jiang 2025, ch. 24): a barrier on the squared distance of every point-triangle and
 // edge-edge pair (point-edge in 2D) closer than dhat, edge-edge pairs mollified, and a step
 // filter from additive CCD so that no Newton iterate and no accepted state ever intersects.
 //   E = kappa * sum_k b(s_k),  b(s) = -(s - dhat^2)^2 ln(s / dhat^2)   (IPC eq. 4 on squared
-//   distances), or the book's (kappa/2)(d/dhat - 1) ln(d/dhat) on unsquared ones.
+//   distances), or that of Li & Jiang 2025, (kappa/2)(d/dhat - 1) ln(d/dhat), on unsquared ones.
 // The stiffness kappa is set when contact first appears from the balance of the barrier's and
 // the other potentials' gradients, and doubled (up to kappa_max) at the start of a step when the
 // closest pair got closer than 1e-3 dhat while approaching (IPC supplement, sec. 3).
@@ -27,7 +27,7 @@ struct IpcOptions {
   std::optional<double> kappa;          // fixed stiffness; automatic when absent
   BarrierForm form = BarrierForm::ipc_squared;
   BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
-  double ccd_safety = 0.9;              // ACCD rescaling s (the book)
+  double ccd_safety = 0.9;              // ACCD rescaling s (1 - eta, Li & Jiang 2025, Implementation 21.4.3)
   // Minimum separation xi (m), e.g. a shell's thickness: the barrier acts on the gap d - xi
   // (active for d < xi + dhat) and CCD keeps d >= xi.
   double thickness = 0.0;

@@ -1,11 +1,12 @@
 #pragma once
-// IPC barrier between every vertex and an analytic obstacle (the book, ch. 7-8): a half-space,
-// a sphere or an axis-aligned box, each given by a signed distance d(x) with gradient and
-// Hessian (the book's ball formulas; the box's distance is that to its nearest face, edge or
-// corner). P_b = sum_i w_i b(d_i), b(d) = (kappa/2)(d/dhat - 1) ln(d/dhat) for d < dhat, with
-// w_i = A_i dhat (A_i the vertex's contact area). Step filter: the book's ground CCD for planes,
-// alpha <= 0.9 d_i / (-n . p_i); for spheres and boxes, whose distance is 1-Lipschitz,
-// alpha <= 0.9 d_i / |p_i| (a point cannot close a gap faster than it moves).
+// IPC barrier between every vertex and an analytic obstacle (Li & Jiang 2025, §7.2 and ch. 8): a
+// half-space, a sphere or an axis-aligned box, each given by a signed distance d(x) with gradient
+// and Hessian (the ball's as in Li & Jiang 2025, Example 7.1.1; the box's distance is that to its
+// nearest face, edge or corner). P_b = sum_i w_i b(d_i), b(d) = (kappa/2)(d/dhat - 1) ln(d/dhat)
+// for d < dhat, with w_i = A_i dhat (A_i the vertex's contact area). Step filter: the slope CCD
+// of Li & Jiang 2025 (Implementation 10.1.3) for planes, alpha <= 0.9 d_i / (-n . p_i); for
+// spheres and boxes, whose distance is 1-Lipschitz, alpha <= 0.9 d_i / |p_i| (a point cannot
+// close a gap faster than it moves).
 #include "softsim/contact/geometry/analytic_obstacle.hpp"
 #include "softsim/model/energy.hpp"
 

@@ -13,7 +13,7 @@
 //
 // Adaptive increase: double kappa (capped at kappa_max) when the minimum distance of this
 // iterate and of the previous one are both below a threshold and the distance decreased:
-//   threshold = 1e-9 * bbox_diag in IPC; pass e.g. a fraction of dhat for the book's variant.
+//   threshold = 1e-9 * bbox_diag in IPC; pass e.g. a fraction of dhat for the variant of Li & Jiang 2025.
 #include <Eigen/Core>
 
 namespace softsim {

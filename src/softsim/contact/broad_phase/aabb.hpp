@@ -1,6 +1,6 @@
 #pragma once
-// Axis-aligned bounding boxes of collision primitives (broad phase, seed 002 "Broad Phase
-// Collision Detection"). Always three components: 2D boxes have lo[2] = hi[2] = 0, so one
+// Axis-aligned bounding boxes of collision primitives (broad phase, Li & Jiang 2025, §24.2,
+// "Broad Phase Collision Detection"). Always three components: 2D boxes have lo[2] = hi[2] = 0, so one
 // kernel serves both dimensions. Plain data without virtual functions (portable to a GPU).
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,5 @@
 #pragma once
-// Bounding volume hierarchy (seed 002, "Bounding Volume Hierarchies (BVH)"): a binary tree of
+// Bounding volume hierarchy (Li & Jiang 2025, §24.2, "Bounding Volume Hierarchies (BVH)"): a binary tree of
 // boxes built top-down, splitting the primitives at the median of their box centroids along the
 // axis where the centroids spread most. One primitive per leaf, so a subtree over m primitives
 // has exactly 2m - 1 nodes: a node's children sit at fixed indices (left = node + 1, right =

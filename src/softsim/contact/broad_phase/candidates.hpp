@@ -1,5 +1,5 @@
 #pragma once
-// Broad phase collision detection (seed 002, "Broad Phase Collision Detection"): candidate
+// Broad phase collision detection (Li & Jiang 2025, §24.2, "Broad Phase Collision Detection"): candidate
 // primitive pairs for the barrier (proximity at one configuration) and for CCD (boxes swept
 // from x0 to x1). Pair kinds: vertex-face and edge-edge in 3D, vertex-edge in 2D. Excluded
 // pairs (CollisionMesh::excluded_*) never appear. Output lists are sorted lexicographically and

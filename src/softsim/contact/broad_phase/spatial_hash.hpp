@@ -1,5 +1,5 @@
 #pragma once
-// Spatial hashing (seed 002, "Spatial Hashing"): space is cut into a uniform grid and each cell
+// Spatial hashing (Li & Jiang 2025, §24.2, "Spatial Hashing"): space is cut into a uniform grid and each cell
 // lists the primitives whose boxes intersect it; a query box visits the cells it covers.
 // Built as sorted (cell key, primitive) entries rather than a hash table: counting, filling and
 // sorting are data-parallel, and a cell's entries are found by binary search (GPU friendly).
@@ -27,8 +27,8 @@ struct SpatialHash {
   }
 };
 
-// Cell size: mean over all boxes (both sets) of the box's largest extent (the book's "cell size
-// about the primitive size"); the grid covers the targets' boxes.
+// Cell size: mean over all boxes (both sets) of the box's largest extent (about the primitive
+// size; Li & Jiang 2025, §24.2, leaves the cell size open); the grid covers the targets' boxes.
 SpatialHash build_spatial_hash(const std::vector<Aabb>& targets, double cell_size);
 double mean_box_size(const std::vector<Aabb>& a, const std::vector<Aabb>& b);
 

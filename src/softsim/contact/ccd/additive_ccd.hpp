@@ -1,13 +1,13 @@
 #pragma once
 // Additive continuous collision detection (ACCD; Li, Kaufman, Jiang 2021, "Codimensional
-// Incremental Potential Contact", Alg. 1; the book's Implementation 21.4.3 and ch. 24). Never
-// misses a collision of the linear trajectories x(t) = x0 + t (x1 - x0), t in [0, tmax]:
+// Incremental Potential Contact", Alg. 1; Li & Jiang 2025, Implementation 21.4.3 and §24.2).
+// Never misses a collision of the linear trajectories x(t) = x0 + t (x1 - x0), t in [0, tmax]:
 //   1. subtract the mean displacement of the stencil (distance is translation invariant);
 //   2. l_p = max displacement of the first primitive + max displacement of the second (a bound
 //      on the closing speed of any pair of points on them);
 //   3. from d = distance - xi (xi the minimum separation), advance by the lower bound
-//      t_l = s d / l_p (s = 0.9, the book's 1 - eta), re-evaluate the distance, and stop when it
-//      falls below gap = (1 - s) d_0 (the book's eta d_0), not counting the step that did;
+//      t_l = s d / l_p (s = 0.9, i.e. 1 - eta of Li & Jiang 2025), re-evaluate the distance,
+//      and stop when it falls below gap = (1 - s) d_0 (eta d_0), not counting the step that did;
 //   4. the accumulated t is the time of impact estimate: toi <= true first contact time, and the
 //      separation at toi is >= (1 - s) d_0. No collision if t exceeds tmax.
 // A pair already within xi at t = 0 collides with toi = 0. When max_iterations is reached the
@@ -26,7 +26,8 @@ struct AccdOptions {
   double min_separation = 0;    // xi: distances below xi count as contact
   double tmax = 1;              // end of the time interval
   long max_iterations = 1'000'000;
-  bool aabb_filter = true;      // book: skip pairs whose trajectory boxes do not overlap
+  // Skip pairs whose trajectory boxes do not overlap (Li & Jiang 2025, Implementation 21.4.2).
+  bool aabb_filter = true;
 };
 
 // Point p against triangle (t0, t1, t2), 3D.
@@ -41,7 +42,7 @@ CcdResult additive_ccd_edge_edge(const Eigen::Vector3d& ea0_t0, const Eigen::Vec
                                  const Eigen::Vector3d& ea0_t1, const Eigen::Vector3d& ea1_t1,
                                  const Eigen::Vector3d& eb0_t1, const Eigen::Vector3d& eb1_t1,
                                  const AccdOptions& options = {});
-// Point p against edge (e0, e1), 2D (the book's ch. 21 case).
+// Point p against edge (e0, e1), 2D (the case of Li & Jiang 2025, §21.4).
 CcdResult additive_ccd_point_edge(const Eigen::Vector2d& p_t0, const Eigen::Vector2d& e0_t0,
                                   const Eigen::Vector2d& e1_t0, const Eigen::Vector2d& p_t1,
                                   const Eigen::Vector2d& e0_t1, const Eigen::Vector2d& e1_t1,

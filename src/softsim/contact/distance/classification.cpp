@@ -10,7 +10,7 @@ namespace softsim {
 
 namespace {
 
-// Point-edge: r = e . (p - e0) / |e|^2 (book ch. 21); r <= 0 -> e0, r >= 1 -> e1, else the line.
+// Point-edge: r = e . (p - e0) / |e|^2 (Li & Jiang 2025, §21.2); r <= 0 -> e0, r >= 1 -> e1, else the line.
 template <int D>
 PointEdgeDistanceType pe_type(const Eigen::Matrix<double, D, 1>& p, const Eigen::Matrix<double, D, 1>& e0,
                               const Eigen::Matrix<double, D, 1>& e1) {

@@ -1,6 +1,6 @@
 #pragma once
 // Squared edge-edge (segment-segment) distance, classified over the 9 IPC types (4 point-point,
-// 4 point-edge, line-line; IPC, Li et al. 2020, sec. 4.1; book Def. 24.1.2); (nearly) parallel
+// 4 point-edge, line-line; IPC, Li et al. 2020, sec. 4.1; Li & Jiang 2025, Def. 24.1.2); (nearly) parallel
 // edges fall back to the point-edge types. Gradient and Hessian on the full stencil
 // (ea0, ea1, eb0, eb1). Only C0 at parallel edges: the barrier multiplies it by the mollifier
 // (edge_edge_mollifier.hpp).

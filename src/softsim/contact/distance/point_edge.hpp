@@ -1,5 +1,5 @@
 #pragma once
-// Squared point-segment distance, classified (P-E0, P-E1 or P-E line; book ch. 21, IPC sec. 4.1),
+// Squared point-segment distance, classified (P-E0, P-E1 or P-E line; Li & Jiang 2025, §21.2; IPC sec. 4.1),
 // in 2D and 3D, with gradient and Hessian on the full stencil (p, e0, e1). C1 everywhere.
 #include "softsim/contact/distance/derivatives.hpp"
 #include "softsim/contact/distance/classification.hpp"

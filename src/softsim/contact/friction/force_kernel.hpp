@@ -1,8 +1,8 @@
 #pragma once
-// The smoothed Coulomb friction force of one contact, fully implicit (seed 003 eq. 16 per
-// contact): with the closest-point weights w_a, the tangent basis B and the normal force
-// magnitude lambda all functions of the current positions,
-//   u = B^T sum_a w_a v_a                  (relative tangential velocity, seed 003 sec. 3.3)
+// The smoothed Coulomb friction force of one contact, fully implicit (Larionov et al. 2022,
+// eq. 16 per contact): with the closest-point weights w_a, the tangent basis B and the normal
+// force magnitude lambda all functions of the current positions,
+//   u = B^T sum_a w_a v_a        (relative tangential velocity, Larionov et al. 2022, §3.3)
 //   f_a = -mu lambda w_a B eta(u),  eta(u) = s(|u|) u / |u|                  (eqs. 8, 11)
 // s = s_a (eq. 14, C1) or s_b (eq. 15, rational), eps = eps_v a velocity. Written on a generic
 // scalar: on Dual numbers it gives the directional derivative of the force (forward-mode AD),

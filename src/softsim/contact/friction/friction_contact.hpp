@@ -1,13 +1,13 @@
 #pragma once
-// One contact as friction sees it (Li et al. 2020, sec. 5; the book §9): its stencil, the
+// One contact as friction sees it (Li et al. 2020, sec. 5; Li & Jiang 2025, §9.2): its stencil, the
 // closest-point weights w_a giving the relative displacement of the closest points
 // u = sum_a w_a (x_a - x^ref_a), the tangent basis T (dim x m), the normal force magnitude lambda
 // and the pair's coefficient mu, all taken where the contact was listed (frame.hpp). Lagged
 // friction freezes such contacts for a step; its potential per contact (without mu) is
 //   D(x) = lambda f0(|T^T u|),                                          (IPC eq. 16)
 //   grad_a D = lambda w_a T (f1/y) z,   Hess_ab D = lambda w_a w_b T H_z T^T,  z = T^T u,
-//   H_z = (f1/y) I + c z z^T (friction/smoothing.hpp), optionally PSD-projected (the book: the
-//   inner m x m block; its eigenvalues are f1/y across z and f1' along z).
+//   H_z = (f1/y) I + c z z^T (friction/smoothing.hpp), optionally PSD-projected (as Li & Jiang 2025,
+//   Implementation 10.2.2, project the inner m x m block; its eigenvalues are f1/y across z and f1' along z).
 #include <array>
 
 #include "softsim/contact/barrier/barrier.hpp"
@@ -46,7 +46,7 @@ std::vector<FrictionContact> classify_friction_contacts(const CollisionMesh& mes
                                                         const Candidates& candidates);
 
 // IPC normal force magnitude on a squared distance s: lambda = -db/dd = -(db/ds) 2 sqrt(s)
-// (kappa included; the book's form is differentiated in d directly through the chain rule).
+// (kappa included; the form of Li & Jiang 2025 is differentiated in d directly through the chain rule).
 double normal_force_magnitude(BarrierForm form, double s, double dhat, double kappa);
 
 using FrictionStencilVec = Eigen::Matrix<double, 12, 1>;

@@ -42,8 +42,8 @@ class FrictionSource {
 // distance s of the closest points (edge-edge without the mollifier, as in IPC).
 std::unique_ptr<FrictionSource> ipc_friction_source(const IpcContact& contact, const FrictionOptions& options);
 // Every vertex within dhat of an analytic obstacle: lambda_i = -w_i b'(d_i) with the obstacle
-// barrier's weights w_i = A_i dhat and the book's b, T_i = I - n n^T with n the unit gradient of
-// the obstacle's signed distance.
+// barrier's weights w_i = A_i dhat and the b of Li & Jiang 2025 (eq. 7.2.3), T_i = I - n n^T
+// with n the unit gradient of the obstacle's signed distance.
 std::unique_ptr<FrictionSource> obstacle_friction_source(const ObstacleBarrier& barrier, int dim,
                                                          std::vector<double> vertex_weights, double dhat,
                                                          double kappa, const FrictionOptions& options);

@@ -101,7 +101,7 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
     return contacts;
   }
 
-  // B = I - n n^T, n = grad d, lambda = -w b'(d) (the book's barrier). On Duals the derivatives
+  // B = I - n n^T, n = grad d, lambda = -w b'(d) (the barrier of Li & Jiang 2025). On Duals the derivatives
   // follow from d's gradient and Hessian: dd = n . dx.
   template <class S>
   FrictionFrame<S> frame_on(const EvalContext&, const FrictionContact& c, const S* x) const {

@@ -1,5 +1,5 @@
 #pragma once
-// Lagged (semi-implicit) friction (Li et al. 2020, sec. 5; the book §9-10): at the start of a
+// Lagged (semi-implicit) friction (Li et al. 2020, sec. 5; Li & Jiang 2025, §9.2 and ch. 10): at the start of a
 // step every contact of its source (friction_source.hpp: IPC pairs, analytic obstacles, penalty
 // contact points) is frozen with its normal force magnitude lambda_k, tangent basis T_k and
 // closest-point weights, and the step's potential is
@@ -10,9 +10,9 @@
 // other potential (times the stage weight); lambda is already in those units, so D's gradient is
 // the friction force mu lambda f1 (a force, not an impulse). Hessian: dynamic triplets, the
 // inner m x m block PSD-projected when projection is requested.
-// iterations > 1: fixed-point updates (the book's "fully implicit" by lagging): after a converged
-// solve, the contacts are frozen again at the solution and the step is solved again,
-// iterations - 1 times.
+// iterations > 1: fixed-point updates (the "fully implicit" friction by lagging of Li & Jiang
+// 2025, Alg. 9.3.1): after a converged solve, the contacts are frozen again at the solution and
+// the step is solved again, iterations - 1 times.
 #include <memory>
 #include <vector>
 

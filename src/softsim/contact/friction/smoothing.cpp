@@ -9,7 +9,7 @@ FrictionSmoothingValue friction_smoothing(FrictionSmoothing kind, double y, doub
   FrictionSmoothingValue r;
   if (kind == FrictionSmoothing::c1) {
     if (y < eps) {
-      // IPC eq. 16 / digest §7: f1/y = (2 eps - y)/eps^2 is safe at y = 0.
+      // IPC eq. 16 / Li & Jiang 2025, eq. 9.2.5: f1/y = (2 eps - y)/eps^2 is safe at y = 0.
       const double e2 = eps * eps;
       r.f0 = -y * y * y / (3 * e2) + y * y / eps + eps / 3;
       r.f1 = 2 * y / eps - y * y / e2;
@@ -24,7 +24,7 @@ FrictionSmoothingValue friction_smoothing(FrictionSmoothing kind, double y, doub
       r.c = -1 / (y * y * y);
     }
   } else {
-    // Seed 003 eq. 15: s_b = y/(y + eps).
+    // Larionov et al. 2022, eq. 15: s_b = y/(y + eps).
     const double ye = y + eps;
     r.f0 = y - eps * std::log1p(y / eps);
     r.f1 = y / ye;

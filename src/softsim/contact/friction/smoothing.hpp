@@ -1,10 +1,10 @@
 #pragma once
 // Smoothed friction magnitudes (stick-slip transition) as functions of the tangential
 // displacement norm y = |T^T u| >= 0, with eps = eps_v h (a displacement).
-//  - c1: IPC (Li et al. 2020, eqs. 14-16; the book §9, digest §7; seed 003 eq. 14, s_a):
+//  - c1: IPC (Li et al. 2020, eqs. 14-16; Li & Jiang 2025, §9.1-9.2; Larionov et al. 2022, eq. 14, s_a):
 //      f1(y) = 2y/eps - y^2/eps^2 for y < eps, else 1
 //      f0(y) = -y^3/(3 eps^2) + y^2/eps + eps/3 for y < eps, else y      (f0' = f1)
-//  - rational: seed 003 eq. 15, s_b(y) = y/(y + eps):
+//  - rational: Larionov et al. 2022, eq. 15, s_b(y) = y/(y + eps):
 //      f1(y) = y/(y + eps),  f0(y) = y - eps ln(1 + y/eps)              (f0' = f1, f0(0) = 0)
 // For the derivatives of f0(|z|), z in R^m:
 //   grad_z = (f1(y)/y) z,   hess_z = (f1(y)/y) I + c(y) z z^T,   c(y) = (f1'(y) - f1(y)/y) / y^2,

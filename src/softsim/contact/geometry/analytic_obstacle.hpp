@@ -1,5 +1,5 @@
 #pragma once
-// Analytic obstacles (the book, ch. 7-8): a half-space, a sphere or an axis-aligned box, and the
+// Analytic obstacles (Li & Jiang 2025, §7.1): a half-space, a sphere or an axis-aligned box, and the
 // signed distance of a point to each, positive outside. The distance is a template on the
 // scalar type: double for values, Jet<N> (core/jet.hpp) for exact gradients and Hessians, Dual
 // (core/dual.hpp) for directional derivatives (forward mode, matrix-free products).

@@ -1,5 +1,5 @@
 #pragma once
-// The collision primitives of a scene (seed 002, IPC in 3D: contact pairs are point-triangle
+// The collision primitives of a scene (Li & Jiang 2025, §24.1, IPC in 3D: contact pairs are point-triangle
 // and edge-edge; in 2D point-edge): every body's surface vertices, edges and faces with global
 // vertex ids (local id + Body::first_vertex), plus static obstacle triangle meshes whose
 // vertices have no DOFs and are numbered after the model's vertices.

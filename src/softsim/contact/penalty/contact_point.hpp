@@ -1,5 +1,5 @@
 #pragma once
-// One contact point of penalty contact (seed 003 sec. 3.2): a surface vertex p and the closest
+// One contact point of penalty contact (Larionov et al. 2022, §3.2): a surface vertex p and the closest
 // feature of another body's closed surface (a face, an edge or a vertex), or an analytic
 // obstacle, with the signed gap d (negative when p is inside). The gap is a template on the
 // scalar type, so the same code gives values (double), exact gradients and Hessians (Jet<N>,

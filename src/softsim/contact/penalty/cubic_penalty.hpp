@@ -1,5 +1,5 @@
 #pragma once
-// The cubic contact penalty of seed 003 (sec. 3.2) on a signed gap d (negative when penetrating):
+// The cubic contact penalty of Larionov et al. 2022 (§3.2) on a signed gap d (negative when penetrating):
 //   b(d) = kappa (delta - d)^3 for d < delta, 0 otherwise,
 //   b'(d) = -3 kappa (delta - d)^2,  b''(d) = 6 kappa (delta - d)       (C2 at d = delta),
 // and the contact force magnitude lambda = -b'(d) (eq. 3). Unlike a log barrier it is defined

@@ -1,5 +1,5 @@
 #pragma once
-// Penalty contact (seed 003 sec. 3.2 and 4.4): the cubic penalty b(d) = kappa (delta - d)^3
+// Penalty contact (Larionov et al. 2022, §3.2 and §4.4): the cubic penalty b(d) = kappa (delta - d)^3
 // (penalty/cubic_penalty.hpp) summed over every contact point with signed gap d < delta,
 //   W_c = sum_i b(d_i),   f_c = -dW_c/dq = lambda^T dd/dq,  lambda_i = -b'(d_i)      (eq. 3),
 // where the contact points are surface vertices against other bodies' closed surfaces and their

@@ -1,6 +1,6 @@
 #pragma once
-// Where penalty contact points are (seed 003 sec. 3.2, with a piecewise-linear surface instead
-// of the paper's smooth implicit surface of Larionov et al. 2021): every collision vertex
+// Where penalty contact points are (Larionov et al. 2022, §3.2, with a piecewise-linear
+// surface instead of the smooth implicit surface of Larionov et al. 2021): every collision vertex
 // against the closed surface of every body it is near. For a vertex p and a body B:
 //  - the broad phase gives B's faces (3D) or boundary edges (2D) within B's search radius r_B of p;
 //  - the closest of them is B's closest surface primitive (every primitive closer than r_B is a
