@@ -36,6 +36,12 @@ DistanceDerivatives<12> edge_edge_cross_squared_norm(const Eigen::Vector3d& ea0,
   return to_derivatives(dot(n, n));
 }
 
+double edge_edge_mollifier_value(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1, const Eigen::Vector3d& eb0,
+                                 const Eigen::Vector3d& eb1, double eps_x) {
+  const Eigen::Vector3d n = cross<double>(ea1 - ea0, eb1 - eb0);
+  return mollifier(dot<double, 3>(n, n), eps_x);
+}
+
 DistanceDerivatives<12> edge_edge_mollifier(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
                                             const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1, double eps_x) {
   const DistanceDerivatives<12> c = edge_edge_cross_squared_norm(ea0, ea1, eb0, eb1);

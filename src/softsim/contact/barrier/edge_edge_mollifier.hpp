@@ -16,6 +16,9 @@ double edge_edge_mollifier_threshold(const Eigen::Vector3d& ea0_rest, const Eige
 
 // m(c) and its derivatives in c.
 double mollifier(double c, double eps_x);
+// m(|ea x eb|^2) alone, for value-only evaluations (the same arithmetic as edge_edge_mollifier's value).
+double edge_edge_mollifier_value(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1, const Eigen::Vector3d& eb0,
+                                 const Eigen::Vector3d& eb1, double eps_x);
 double mollifier_first_derivative(double c, double eps_x);
 double mollifier_second_derivative(double c, double eps_x);
 

@@ -67,49 +67,90 @@ Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
   return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
 
-std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, const std::vector<ContactStencil>& stencils,
-                                                          bool derivatives, bool project_psd) const {
-  const VertexRows X = mesh_.positions(model_.rest_positions);
+IpcContact::ActiveStencils IpcContact::active_stencils(const VertexRows& V, const Candidates& candidates) const {
+  const std::vector<ContactStencil> all = candidate_stencils(mesh_, candidates);
+  std::vector<double> s(all.size());
+  parallel_for(all.size(), [&](std::size_t i) { s[i] = distance_squared(all[i], V); });
   const double shat = reach() * reach();
-  const int dim = mesh_.dim;
-  return evaluate_stencils(stencils.size(), [&](std::size_t i, ContactStencilTerm& t) {
-    const ContactStencil& st = stencils[i];
-    const double s = distance_squared(st, V);
-    t.active = s < shat;
-    if (!t.active) return;
-    if (st.kind == StencilKind::edge_edge) {
-      // E = m b, IPC's mollified edge-edge barrier, with the product rule for derivatives. The
-      // mollifier's threshold uses rest positions (IPC: eps_x = 1e-3 |ea|^2 |eb|^2).
-      auto at = [&](const VertexRows& P, int a) { return stencil_vertex<3>(st, P, a); };
-      const double eps_x = edge_edge_mollifier_threshold(at(X, 0), at(X, 1), at(X, 2), at(X, 3));
-      const auto bar = compose_barrier(barrier_of(s), distance_squared_derivatives(st, V));
-      const auto m = edge_edge_mollifier(at(V, 0), at(V, 1), at(V, 2), at(V, 3), eps_x);
-      t.value = m.value * bar.value;
-      if (derivatives) {
-        t.grad = m.value * bar.grad + bar.value * m.grad;
-        t.hess = m.value * bar.hess + m.grad * bar.grad.transpose() + bar.grad * m.grad.transpose() + bar.value * m.hess;
-      }
-    } else if (!derivatives) {
-      t.value = barrier_of(s).value;
-    } else {
-      const auto d = compose_barrier(barrier_of(s), distance_squared_derivatives(st, V));
-      t.value = d.value;
-      t.grad = d.grad;
-      t.hess = d.hess;
+  ActiveStencils active;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (s[i] < shat) {
+      active.stencils.push_back(all[i]);
+      active.s.push_back(s[i]);
     }
-    if (derivatives && project_psd) project_stencil_hessian(t, st.num_vertices * dim);
+  return active;
+}
+
+namespace {
+// The mollifier's threshold uses rest positions (IPC: eps_x = 1e-3 |ea|^2 |eb|^2).
+double mollifier_threshold(const ContactStencil& st, const VertexRows& X) {
+  auto at = [&](int a) { return stencil_vertex<3>(st, X, a); };
+  return edge_edge_mollifier_threshold(at(0), at(1), at(2), at(3));
+}
+}  // namespace
+
+std::vector<double> IpcContact::barrier_values(const VertexRows& V, const ActiveStencils& active) const {
+  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
+                                         [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
+  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  std::vector<double> values(active.size());
+  parallel_for(active.size(), [&](std::size_t i) {
+    const ContactStencil& st = active.stencils[i];
+    const double b = barrier_of(active.s[i]).value;
+    if (st.kind != StencilKind::edge_edge) {
+      values[i] = b;
+      return;
+    }
+    auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
+    values[i] = edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) * b;
+  });
+  return values;
+}
+
+std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, const ActiveStencils& active,
+                                                          bool project_psd) const {
+  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
+                                         [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
+  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  const int dim = mesh_.dim;
+  return evaluate_stencils(active.size(), [&](std::size_t i, ContactStencilTerm& t) {
+    const ContactStencil& st = active.stencils[i];
+    const auto bar = compose_barrier(barrier_of(active.s[i]), distance_squared_derivatives(st, V));
+    if (st.kind == StencilKind::edge_edge) {
+      // E = m b, IPC's mollified edge-edge barrier, with the product rule for derivatives.
+      auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
+      const auto m = edge_edge_mollifier(at(0), at(1), at(2), at(3), mollifier_threshold(st, X));
+      t.value = m.value * bar.value;
+      t.grad = m.value * bar.grad + bar.value * m.grad;
+      t.hess = m.value * bar.hess + m.grad * bar.grad.transpose() + bar.grad * m.grad.transpose() + bar.value * m.hess;
+    } else {
+      t.value = bar.value;
+      t.grad = bar.grad;
+      t.hess = bar.hess;
+    }
+    if (project_psd) project_stencil_hessian(t, st.num_vertices * dim);
   });
 }
 
 double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
   const Data& data = ctx.data.of<Data>(this);
+  const VertexRows V = mesh_.positions(x);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(&data, x));
+  const ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  const double weight = out.weight * data.kappa;
+  if (!derivatives) {
+    double total = 0.0;  // summed in stencil order, as scatter_stencils does
+    for (double value : barrier_values(V, active)) {
+      if (!std::isfinite(value)) return std::numeric_limits<double>::infinity();
+      total += weight * value;
+    }
+    return total;
+  }
   const bool project = out.dynamic_hessian && out.project_psd;
-  const std::vector<ContactStencilTerm> terms = barrier_terms(mesh_.positions(x), stencils, derivatives, project);
-  return scatter_stencils(terms, [&](std::size_t i) -> const ContactStencil& { return stencils[i]; }, mesh_.dim,
-                          mesh_.num_dof_vertices, out.weight * data.kappa, out);
+  return scatter_stencils(barrier_terms(V, active, project),
+                          [&](std::size_t i) -> const ContactStencil& { return active.stencils[i]; }, mesh_.dim,
+                          mesh_.num_dof_vertices, weight, out);
 }
 
 double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
@@ -149,23 +190,19 @@ double IpcContact::min_distance(const Data* data, const VecX& x) const {
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(nullptr, x));
-  int n = 0;
-  for (const ContactStencilTerm& t : barrier_terms(mesh_.positions(x), stencils, false, false)) n += t.active;
-  return n;
+  return static_cast<int>(active_stencils(mesh_.positions(x), candidates_near(nullptr, x)).size());
 }
 
 void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
-  const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, candidates_near(&data, x));
-  const std::vector<ContactStencilTerm> terms = barrier_terms(mesh_.positions(x), stencils, true, false);
+  const VertexRows V = mesh_.positions(x);
+  const ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  const std::vector<ContactStencilTerm> terms = barrier_terms(V, active, false);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
-  bool any = false;
+  const bool any = !terms.empty();
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (!terms[i].active) continue;
-    any = true;
-    const ContactStencil& s = stencils[i];
+    const ContactStencil& s = active.stencils[i];
     for (int a = 0; a < s.num_vertices; ++a)
       if (!mesh_.is_static_vertex(s.ids[a])) gB.segment(s.ids[a] * dim, dim) += terms[i].grad.segment(a * dim, dim);
   }

@@ -66,10 +66,19 @@ class IpcContact : public Energy {
   struct Data;
   Candidates candidates_near(const Data* data, const VecX& x) const;
   double min_distance(const Data* data, const VecX& x) const;
-  // The barrier (without kappa) of each stencil at V, with derivatives (PSD-projected) when
-  // requested; stencils farther than the barrier's reach are inactive.
-  std::vector<ContactStencilTerm> barrier_terms(const VertexRows& V, const std::vector<ContactStencil>& stencils,
-                                                bool derivatives, bool project_psd) const;
+  // The candidates within the barrier's reach at V, in candidate order, with their squared
+  // distances: every later pass costs what the active set costs, not what the candidates cost.
+  struct ActiveStencils {
+    std::vector<ContactStencil> stencils;
+    std::vector<double> s;
+    std::size_t size() const { return stencils.size(); }
+  };
+  ActiveStencils active_stencils(const VertexRows& V, const Candidates& candidates) const;
+  // The barrier (without kappa) of each active stencil at V: values alone, or with gradient and
+  // Hessian (PSD-projected when asked).
+  std::vector<double> barrier_values(const VertexRows& V, const ActiveStencils& active) const;
+  std::vector<ContactStencilTerm> barrier_terms(const VertexRows& V, const ActiveStencils& active,
+                                                bool project_psd) const;
   void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 

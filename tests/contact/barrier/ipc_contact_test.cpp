@@ -1,0 +1,172 @@
+// IpcContact's evaluation passes: only the candidates within dhat are evaluated, value-only calls
+// compute values alone, and nothing depends on the thread count. The scene: two triangulated
+// sheets 0.6 dhat apart, the upper one turned by 0.3 degrees, so that there are thousands of
+// active point-triangle and edge-edge pairs, many of them nearly parallel edges whose mollifier
+// is active (|ea x eb|^2 < 1e-3 |ea|^2 |eb|^2 below 1.8 degrees).
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <cmath>
+#include <vector>
+
+#include "softsim/contact/barrier/edge_edge_mollifier.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
+#include "softsim/contact/broad_phase/candidates.hpp"
+#include "softsim/contact/geometry/collision_mesh.hpp"
+#include "softsim/contact/stencil/contact_stencil.hpp"
+#include "softsim/model/model.hpp"
+
+namespace softsim {
+namespace {
+
+constexpr double kDhat = 1e-2;
+
+struct TwoSheets {
+  Model model{3};
+  CollisionMesh mesh;
+  VecX x;
+
+  TwoSheets() {
+    const int n = 12;  // cells per side of each 1 m sheet
+    std::vector<Vec3> points;
+    std::vector<std::array<int, 3>> tris;
+    auto add_sheet = [&](double angle, double height) {
+      const int first = static_cast<int>(points.size());
+      for (int i = 0; i <= n; ++i)
+        for (int j = 0; j <= n; ++j) {
+          const double u = double(i) / n - 0.5, v = double(j) / n - 0.5;
+          points.emplace_back(std::cos(angle) * u - std::sin(angle) * v, height, std::sin(angle) * u + std::cos(angle) * v);
+        }
+      auto id = [&](int i, int j) { return first + i * (n + 1) + j; };
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          tris.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+          tris.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+        }
+    };
+    add_sheet(0.0, 0.0);
+    add_sheet(0.3 * M_PI / 180.0, 0.6 * kDhat);
+    MatX V(points.size(), 3);
+    for (std::size_t i = 0; i < points.size(); ++i) V.row(i) = points[i].transpose();
+    Eigen::MatrixXi F(tris.size(), 3);
+    for (std::size_t i = 0; i < tris.size(); ++i) F.row(i) << tris[i][0], tris[i][1], tris[i][2];
+    model.add_vertices(V);
+    x = model.rest_positions;
+    // Rest shapes as built; the current state lowers the upper sheet's centre a little so the
+    // pairs are not all at one distance.
+    for (int i = static_cast<int>(points.size()) / 2; i < static_cast<int>(points.size()); ++i)
+      x[3 * i + 1] -= 0.2 * kDhat * std::exp(-4.0 * (x[3 * i] * x[3 * i] + x[3 * i + 2] * x[3 * i + 2]));
+    mesh = build_collision_mesh(3, static_cast<int>(points.size()), Eigen::MatrixXi(), F);
+  }
+
+  IpcContact contact() const {
+    IpcOptions options;
+    options.dhat = kDhat;
+    options.kappa = 1e3;
+    return IpcContact(model, mesh, options);
+  }
+};
+
+struct Evaluation {
+  double value = 0.0;
+  VecX gradient;
+  std::vector<Triplet> hessian;
+};
+
+Evaluation evaluate(const IpcContact& ipc, const VecX& x, bool derivatives) {
+  ModelData data;
+  data.add(ipc);
+  const Stage stage;
+  Evaluation e;
+  if (!derivatives) {
+    e.value = ipc.evaluate({stage, data}, x, AssemblyOutputs{});
+    return e;
+  }
+  e.gradient = VecX::Zero(x.size());
+  e.value = ipc.evaluate({stage, data}, x, AssemblyOutputs{&e.gradient, nullptr, 1.0, true, &e.hessian});
+  return e;
+}
+
+TEST(IpcContact, SceneHasActiveMollifiedEdgePairs) {
+  const TwoSheets scene;
+  const VertexRows V = scene.mesh.positions(scene.x);
+  int mollified = 0, active = 0;
+  for (const ContactStencil& s :
+       candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce))) {
+    if (!(distance_squared(s, V) < kDhat * kDhat)) continue;
+    ++active;
+    if (s.kind != StencilKind::edge_edge) continue;
+    auto at = [&](int a) { return stencil_vertex<3>(s, V, a); };
+    const Vec3 n = (at(1) - at(0)).cross(at(3) - at(2));
+    mollified += n.squaredNorm() < edge_edge_mollifier_threshold(at(0), at(1), at(2), at(3));
+  }
+  EXPECT_GT(active, 1000);
+  EXPECT_GT(mollified, 50);
+}
+
+TEST(IpcContact, ActiveSetIsTheCandidatesCloserThanDhat) {
+  const TwoSheets scene;
+  const IpcContact ipc = scene.contact();
+  const VertexRows V = scene.mesh.positions(scene.x);
+  int expected = 0;
+  for (const ContactStencil& s :
+       candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce)))
+    expected += distance_squared(s, V) < kDhat * kDhat;
+  EXPECT_EQ(ipc.active_pairs(scene.x), expected);
+}
+
+TEST(IpcContact, ValueOnlyCallGivesTheSameEnergyAsTheFullEvaluation) {
+  const TwoSheets scene;
+  const IpcContact ipc = scene.contact();
+  const Evaluation full = evaluate(ipc, scene.x, true);
+  EXPECT_GT(full.value, 0.0);
+  EXPECT_EQ(evaluate(ipc, scene.x, false).value, full.value);  // bitwise: same terms, same order
+}
+
+TEST(IpcContact, ResultsDoNotDependOnTheThreadCount) {
+  const TwoSheets scene;
+  const IpcContact ipc = scene.contact();
+  Evaluation one, two;
+  {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    one = evaluate(ipc, scene.x, true);
+  }
+  {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+    two = evaluate(ipc, scene.x, true);
+  }
+  EXPECT_EQ(one.value, two.value);
+  EXPECT_TRUE(one.gradient == two.gradient);
+  ASSERT_EQ(one.hessian.size(), two.hessian.size());
+  for (std::size_t i = 0; i < one.hessian.size(); ++i) {
+    ASSERT_EQ(one.hessian[i].row(), two.hessian[i].row());
+    ASSERT_EQ(one.hessian[i].col(), two.hessian[i].col());
+    ASSERT_EQ(one.hessian[i].value(), two.hessian[i].value()) << "triplet " << i;
+  }
+}
+
+TEST(IpcContact, EnergyIsTheSumOfTheActiveBarriers) {
+  // Independent of IpcContact's passes: kappa sum m b(d^2) over the brute-force candidates.
+  const TwoSheets scene;
+  const IpcContact ipc = scene.contact();
+  const VertexRows V = scene.mesh.positions(scene.x);
+  const VertexRows X = scene.mesh.positions(scene.model.rest_positions);
+  double expected = 0.0;
+  for (const ContactStencil& s :
+       candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce))) {
+    const double d2 = distance_squared(s, V);
+    if (!(d2 < kDhat * kDhat)) continue;
+    double m = 1.0;
+    if (s.kind == StencilKind::edge_edge) {
+      auto at = [&](const VertexRows& P, int a) { return stencil_vertex<3>(s, P, a); };
+      const Vec3 n = (at(V, 1) - at(V, 0)).cross(at(V, 3) - at(V, 2));
+      m = mollifier(n.squaredNorm(), edge_edge_mollifier_threshold(at(X, 0), at(X, 1), at(X, 2), at(X, 3)));
+    }
+    const double shat = kDhat * kDhat;
+    expected += 1e3 * m * (-(d2 - shat) * (d2 - shat) * std::log(d2 / shat));
+  }
+  EXPECT_NEAR(evaluate(ipc, scene.x, false).value, expected, 1e-12 * expected);
+}
+
+}  // namespace
+}  // namespace softsim
