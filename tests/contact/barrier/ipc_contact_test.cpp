@@ -14,6 +14,7 @@
 #include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/contact/geometry/collision_mesh.hpp"
 #include "softsim/contact/stencil/contact_stencil.hpp"
+#include "softsim/core/psd_projection.hpp"
 #include "softsim/model/model.hpp"
 
 namespace softsim {
@@ -166,6 +167,78 @@ TEST(IpcContact, EnergyIsTheSumOfTheActiveBarriers) {
     expected += 1e3 * m * (-(d2 - shat) * (d2 - shat) * std::log(d2 / shat));
   }
   EXPECT_NEAR(evaluate(ipc, scene.x, false).value, expected, 1e-12 * expected);
+}
+
+// The reference: every active candidate as its own 12-coordinate stencil (as IPC defines the
+// sum), without reduction or merging, assembled into a sparse matrix.
+struct Reference {
+  double value = 0.0;
+  VecX gradient;
+  SparseMat hessian;
+  std::size_t triplets = 0;
+};
+
+Reference uncompacted(const TwoSheets& scene, const IpcContact& ipc, bool project) {
+  const VertexRows V = scene.mesh.positions(scene.x);
+  const VertexRows X = scene.mesh.positions(scene.model.rest_positions);
+  const double kappa = 1e3;
+  Reference r;
+  r.gradient = VecX::Zero(scene.x.size());
+  std::vector<Triplet> triplets;
+  for (const ContactStencil& s :
+       candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce))) {
+    const double d2 = distance_squared(s, V);
+    if (!(d2 < kDhat * kDhat)) continue;
+    auto e = compose_barrier(ipc.barrier_of(d2), distance_squared_derivatives(s, V));
+    if (s.kind == StencilKind::edge_edge) {
+      auto at = [&](const VertexRows& P, int a) { return stencil_vertex<3>(s, P, a); };
+      const auto m = edge_edge_mollifier(at(V, 0), at(V, 1), at(V, 2), at(V, 3),
+                                         edge_edge_mollifier_threshold(at(X, 0), at(X, 1), at(X, 2), at(X, 3)));
+      const auto b = e;
+      e.value = m.value * b.value;
+      e.grad = m.value * b.grad + b.value * m.grad;
+      e.hess = m.value * b.hess + m.grad * b.grad.transpose() + b.grad * m.grad.transpose() + b.value * m.hess;
+    }
+    const int k = 3 * s.num_vertices;
+    Eigen::MatrixXd H = e.hess.topLeftCorner(k, k);
+    if (project) project_psd(H);
+    r.value += kappa * e.value;
+    for (int a = 0; a < s.num_vertices; ++a) {
+      r.gradient.segment<3>(3 * s.ids[a]) += kappa * e.grad.segment<3>(3 * a);
+      for (int b = 0; b < s.num_vertices; ++b)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) triplets.emplace_back(3 * s.ids[a] + i, 3 * s.ids[b] + j, kappa * H(3 * a + i, 3 * b + j));
+    }
+  }
+  r.triplets = triplets.size();
+  r.hessian.resize(scene.x.size(), scene.x.size());
+  r.hessian.setFromTriplets(triplets.begin(), triplets.end());
+  return r;
+}
+
+TEST(IpcContact, CompactStencilsGiveTheEnergyGradientAndHessianOfEveryCandidate) {
+  const TwoSheets scene;
+  const IpcContact ipc = scene.contact();
+  VecX w(scene.x.size());
+  for (Eigen::Index i = 0; i < w.size(); ++i) w[i] = std::sin(1.7 * i + 0.3);
+  for (bool project : {false, true}) {
+    SCOPED_TRACE(project ? "PSD-projected" : "exact");
+    const Reference ref = uncompacted(scene, ipc, project);
+    ModelData data;
+    data.add(ipc);
+    const Stage stage;
+    VecX g = VecX::Zero(scene.x.size());
+    std::vector<Triplet> triplets;
+    const double E = ipc.evaluate({stage, data}, scene.x, AssemblyOutputs{&g, nullptr, 1.0, project, &triplets});
+    SparseMat H(scene.x.size(), scene.x.size());
+    H.setFromTriplets(triplets.begin(), triplets.end());
+    EXPECT_NEAR(E, ref.value, 1e-12 * ref.value);
+    EXPECT_LE((g - ref.gradient).norm(), 1e-12 * ref.gradient.norm());
+    const VecX Hw = H * w, Hw_ref = ref.hessian * w;
+    EXPECT_LE((Hw - Hw_ref).norm(), 1e-12 * Hw_ref.norm());
+    // The compact stencils carry fewer Hessian entries than one 12x12 block per candidate.
+    EXPECT_LT(triplets.size(), ref.triplets * 3 / 4) << triplets.size() << " of " << ref.triplets;
+  }
 }
 
 }  // namespace

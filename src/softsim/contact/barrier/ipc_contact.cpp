@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "softsim/contact/barrier/stiffness.hpp"
@@ -89,6 +90,52 @@ double mollifier_threshold(const ContactStencil& st, const VertexRows& X) {
 }
 }  // namespace
 
+void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
+  const std::size_t n = active.size();
+  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
+                                         [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
+  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  std::vector<ContactStencil> reduced(n);
+  parallel_for(n, [&](std::size_t i) {
+    const ContactStencil& st = active.stencils[i];
+    if (st.kind == StencilKind::edge_edge) {
+      auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
+      if (edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) < 1.0) {
+        reduced[i] = st;
+        return;
+      }
+    }
+    reduced[i] = closest_features(st, V);
+  });
+  // Merged in order of first appearance, so the result does not depend on the thread count.
+  struct Key {
+    StencilKind kind;
+    std::array<int, 4> ids;
+    bool operator==(const Key& o) const { return kind == o.kind && ids == o.ids; }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = static_cast<std::size_t>(k.kind);
+      for (int id : k.ids) h = h * 0x9E3779B97F4A7C15ULL + static_cast<std::size_t>(id + 1);
+      return h;
+    }
+  };
+  std::unordered_map<Key, int, KeyHash> index;
+  index.reserve(n);
+  ActiveStencils merged;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto [it, inserted] = index.try_emplace(Key{reduced[i].kind, reduced[i].ids}, static_cast<int>(merged.size()));
+    if (!inserted) {
+      ++merged.multiplicity[it->second];
+      continue;
+    }
+    merged.stencils.push_back(reduced[i]);
+    merged.s.push_back(active.s[i]);
+    merged.multiplicity.push_back(1);
+  }
+  active = std::move(merged);
+}
+
 std::vector<double> IpcContact::barrier_values(const VertexRows& V, const ActiveStencils& active) const {
   const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
                                          [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
@@ -96,13 +143,14 @@ std::vector<double> IpcContact::barrier_values(const VertexRows& V, const Active
   std::vector<double> values(active.size());
   parallel_for(active.size(), [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
+    const double k = active.multiplicity.empty() ? 1.0 : active.multiplicity[i];
     const double b = barrier_of(active.s[i]).value;
     if (st.kind != StencilKind::edge_edge) {
-      values[i] = b;
+      values[i] = k * b;
       return;
     }
     auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
-    values[i] = edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) * b;
+    values[i] = k * (edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) * b);
   });
   return values;
 }
@@ -128,6 +176,12 @@ std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, c
       t.grad = bar.grad;
       t.hess = bar.hess;
     }
+    if (!active.multiplicity.empty() && active.multiplicity[i] != 1) {
+      const double k = active.multiplicity[i];
+      t.value *= k;
+      t.grad *= k;
+      t.hess *= k;
+    }
     if (project_psd) project_stencil_hessian(t, st.num_vertices * dim);
   });
 }
@@ -137,7 +191,8 @@ double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const Assembl
   const Data& data = ctx.data.of<Data>(this);
   const VertexRows V = mesh_.positions(x);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  const ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  compact(V, active);
   const double weight = out.weight * data.kappa;
   if (!derivatives) {
     double total = 0.0;  // summed in stencil order, as scatter_stencils does
@@ -196,7 +251,8 @@ int IpcContact::active_pairs(const VecX& x) const {
 void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
   const VertexRows V = mesh_.positions(x);
-  const ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  ActiveStencils active = active_stencils(V, candidates_near(&data, x));
+  compact(V, active);
   const std::vector<ContactStencilTerm> terms = barrier_terms(V, active, false);
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());

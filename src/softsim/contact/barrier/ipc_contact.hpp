@@ -9,7 +9,8 @@
 // the other potentials' gradients, and doubled (up to kappa_max) at the start of a step when the
 // closest pair got closer than 1e-3 dhat while approaching (IPC supplement, sec. 3).
 // Duplicated stencils (a point near a vertex shared by several triangles) each contribute their
-// barrier: the contact stays a valid barrier, slightly stiffer near edges and corners.
+// barrier: the contact stays a valid barrier, slightly stiffer near edges and corners. They are
+// evaluated once, as the stencil of the closest features, times their number (compact()).
 #include <optional>
 
 #include "softsim/contact/barrier/barrier.hpp"
@@ -71,9 +72,16 @@ class IpcContact : public Energy {
   struct ActiveStencils {
     std::vector<ContactStencil> stencils;
     std::vector<double> s;
+    std::vector<int> multiplicity;  // after compact(): how many candidates each stencil stands for
     std::size_t size() const { return stencils.size(); }
   };
   ActiveStencils active_stencils(const VertexRows& V, const Candidates& candidates) const;
+  // Each active stencil reduced to the features that realise its distance (a point-triangle pair
+  // closest at an edge acts on 3 vertices, at a vertex on 2), and equal reduced stencils merged
+  // into one with their multiplicity (ipc-toolkit does the same), so that the Hessian holds only
+  // the entries the physics has. Edge-edge pairs whose mollifier is active keep their 4
+  // vertices: the mollifier depends on all of them. The energy is unchanged (up to round-off).
+  void compact(const VertexRows& V, ActiveStencils& active) const;
   // The barrier (without kappa) of each active stencil at V: values alone, or with gradient and
   // Hessian (PSD-projected when asked).
   std::vector<double> barrier_values(const VertexRows& V, const ActiveStencils& active) const;
