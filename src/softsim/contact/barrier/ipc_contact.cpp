@@ -90,11 +90,15 @@ double mollifier_threshold(const ContactStencil& st, const VertexRows& X) {
 }
 }  // namespace
 
-void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
-  const std::size_t n = active.size();
+VertexRows IpcContact::mollifier_rest_positions(const ActiveStencils& active) const {
   const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
                                          [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
-  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  return any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+}
+
+void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
+  const std::size_t n = active.size();
+  const VertexRows X = mollifier_rest_positions(active);
   std::vector<ContactStencil> reduced(n);
   parallel_for(n, [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
@@ -137,9 +141,7 @@ void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
 }
 
 std::vector<double> IpcContact::barrier_values(const VertexRows& V, const ActiveStencils& active) const {
-  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
-                                         [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
-  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  const VertexRows X = mollifier_rest_positions(active);
   std::vector<double> values(active.size());
   parallel_for(active.size(), [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
@@ -157,9 +159,7 @@ std::vector<double> IpcContact::barrier_values(const VertexRows& V, const Active
 
 std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, const ActiveStencils& active,
                                                           bool project_psd) const {
-  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
-                                         [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
-  const VertexRows X = any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  const VertexRows X = mollifier_rest_positions(active);
   const int dim = mesh_.dim;
   return evaluate_stencils(active.size(), [&](std::size_t i, ContactStencilTerm& t) {
     const ContactStencil& st = active.stencils[i];

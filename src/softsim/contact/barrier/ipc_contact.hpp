@@ -82,6 +82,9 @@ class IpcContact : public Energy {
   // the entries the physics has. Edge-edge pairs whose mollifier is active keep their 4
   // vertices: the mollifier depends on all of them. The energy is unchanged (up to round-off).
   void compact(const VertexRows& V, ActiveStencils& active) const;
+  // The rest positions the edge-edge mollifier's threshold reads, gathered only when an
+  // edge-edge stencil is active (empty otherwise).
+  VertexRows mollifier_rest_positions(const ActiveStencils& active) const;
   // The barrier (without kappa) of each active stencil at V: values alone, or with gradient and
   // Hessian (PSD-projected when asked).
   std::vector<double> barrier_values(const VertexRows& V, const ActiveStencils& active) const;
