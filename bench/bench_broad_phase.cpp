@@ -1,4 +1,5 @@
-// Broad phase (spatial hash vs BVH) on the surfaces of generated unit boxes of increasing
+// Broad phase (spatial hash, BVH and linear BVH; the data behind the `auto` rule of
+// candidates.cpp) on the surfaces of generated unit boxes of increasing
 // resolution (about 1K, 4K, 16K, 64K surface primitives = vertices + edges + faces), swept CCD
 // query (random motion of 0.2 cell) and proximity query (dhat = 0.1 cell); near-linear scaling
 // shows as a constant items_per_second (primitives per wall-clock second). Also the scalable-CCD cloth-funnel
@@ -66,8 +67,9 @@ const Scene* cloth_scene() {
   return s.get();
 }
 
-// Surface resolution n -> about 36 n^2 primitives: 5 -> 0.9K, 11 -> 4.4K, 21 -> 16K, 42 -> 64K.
-const int kSizes[] = {5, 11, 21, 42};
+// Surface resolution n -> about 36 n^2 primitives: 2 -> 0.1K, 5 -> 0.9K, 11 -> 4.4K, 21 -> 16K,
+// 42 -> 64K.
+const int kSizes[] = {2, 5, 11, 21, 42};
 
 void run(benchmark::State& state, const Scene& s, BroadPhaseMethod m, bool swept) {
   std::size_t count = 0;
@@ -101,8 +103,10 @@ void BM_ClothFunnel(benchmark::State& state) {
 void box_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"n", "method", "swept"});
   for (int swept : {1, 0})
-    for (int m : {int(BroadPhaseMethod::SpatialHash), int(BroadPhaseMethod::BVH)})
-      for (int n : kSizes) b->Args({n, m, swept});
+    for (int m : {int(BroadPhaseMethod::SpatialHash), int(BroadPhaseMethod::BVH), int(BroadPhaseMethod::LinearBVH),
+                  int(BroadPhaseMethod::BruteForce)})
+      for (int n : kSizes)
+        if (m != int(BroadPhaseMethod::BruteForce) || n <= 11) b->Args({n, m, swept});
 }
 
 }  // namespace
@@ -113,6 +117,7 @@ BENCHMARK(BM_ClothFunnel)
     ->ArgName("method")
     ->Arg(int(BroadPhaseMethod::SpatialHash))
     ->Arg(int(BroadPhaseMethod::BVH))
+    ->Arg(int(BroadPhaseMethod::LinearBVH))
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

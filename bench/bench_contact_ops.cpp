@@ -12,7 +12,9 @@
 //              displacement of up to 0.25 mean edge per axis (splitmix64 of 3 v + k, as the
 //              harness); dhat 0.35 mean edge, kappa 1e3.
 // Needs the shared data ($SOFTSIM_DATA_DIR, default ../shared/data beside the source tree).
-//   bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2]
+// --broad-phase names the method of every broad phase (a scene's contact.broad_phase; default
+// auto).
+//   bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2] [--broad-phase auto]
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -117,7 +119,7 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-void run(const ContactScene& s, int threads, int reps) {
+void run(const ContactScene& s, int threads, int reps, BroadPhaseMethod method) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   const int n = static_cast<int>(s.V0.rows());
   const CollisionMesh mesh = build_collision_mesh(3, n, Eigen::MatrixXi(), s.faces);
@@ -128,6 +130,7 @@ void run(const ContactScene& s, int threads, int reps) {
   IpcOptions options;
   options.dhat = s.dhat;
   options.kappa = s.kappa;
+  options.broad_phase = method;
   const IpcContact ipc(model, mesh, options);
   ModelData data;
   data.add(ipc);
@@ -135,9 +138,9 @@ void run(const ContactScene& s, int threads, int reps) {
   const EvalContext ctx{stage, data};
   auto row = [&](const char* op, double ms) { std::printf("%s,%d,%s,%.4f\n", s.name.c_str(), threads, op, ms); };
 
-  row("swept_broad_phase", median_ms(reps, [&] { (void)ccd_candidates(mesh, V0, V1, 0.0); }));
+  row("swept_broad_phase", median_ms(reps, [&] { (void)ccd_candidates(mesh, V0, V1, 0.0, method); }));
   row("step_size", median_ms(reps, [&] { (void)ipc.max_step_fraction(ctx, x0, p); }));
-  row("proximity_broad_phase", median_ms(reps, [&] { (void)proximity_candidates(mesh, V0, s.dhat); }));
+  row("proximity_broad_phase", median_ms(reps, [&] { (void)proximity_candidates(mesh, V0, s.dhat, method); }));
   // From here on nothing is cached: every call starts from the broad phase, as the harness's.
   data = ModelData();
   data.add(ipc);
@@ -158,14 +161,19 @@ int main(int argc, char** argv) {
   int reps = 7;
   std::vector<std::string> scenes{"cloth", "armadillo"};
   std::vector<int> threads{1, 2};
+  BroadPhaseMethod method = BroadPhaseMethod::Auto;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--scenes")) scenes = split(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--threads")) {
       threads.clear();
       for (const std::string& t : split(argv[i + 1])) threads.push_back(std::max(1, std::atoi(t.c_str())));
+    } else if (!std::strcmp(argv[i], "--broad-phase") && value_named<BroadPhaseMethod>(argv[i + 1])) {
+      method = *value_named<BroadPhaseMethod>(argv[i + 1]);
     } else {
-      std::fprintf(stderr, "usage: bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2]\n");
+      std::fprintf(stderr,
+                   "usage: bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2] "
+                   "[--broad-phase auto|hash|bvh|lbvh|brute_force]\n");
       return 2;
     }
   }
@@ -173,7 +181,7 @@ int main(int argc, char** argv) {
     std::printf("scene,threads,operation,median_ms\n");
     for (const std::string& name : scenes) {
       const ContactScene s = load(name);
-      for (int t : threads) run(s, t, reps);
+      for (int t : threads) run(s, t, reps, method);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_contact_ops: %s\n", e.what());

@@ -4,6 +4,9 @@
 // Usage: softsim_driver <scene: cloth|armadillo> <threads> <reps> [dump_dir]
 // Prints CSV rows "ROW,lib,scene,threads,op,median_s,min_s,reps,info" and "CHECK,..." lines.
 // Links the softsim checkout's build/libsoftsim_lib.a (softsim's own Release build, not rebuilt here).
+// The harness's row names are kept so that its run.sh tabulates them: the rows it names
+// "SpatialHash" time softsim's default broad phase, `auto`, or the method named by the
+// environment variable SOFTSIM_BROAD_PHASE (hash, bvh, lbvh, brute_force).
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -59,6 +62,15 @@ int main(int argc, char** argv) {
   const std::string dump_dir = argc > 4 ? argv[4] : "";
 
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  BroadPhaseMethod method = BroadPhaseMethod::Auto;
+  if (const char* env = std::getenv("SOFTSIM_BROAD_PHASE"); env && *env) {
+    const auto named = value_named<BroadPhaseMethod>(env);
+    if (!named) {
+      std::fprintf(stderr, "softsim_driver: SOFTSIM_BROAD_PHASE=%s is not a broad phase method\n", env);
+      return 2;
+    }
+    method = *named;
+  }
   const bench::Scene s = bench::load_scene(scene_name);
   const char* L = "softsim";
   std::printf("INFO,%s,%s,%d,vertices=%ld edges=%ld faces=%ld mean_edge=%.6g dhat=%.6g kappa=%.6g "
@@ -84,9 +96,9 @@ int main(int argc, char** argv) {
     bench::report(L, s, threads, op, t,
                   fmt_info("fv=%zu ee=%zu total=%zu", c.vertex_face.size(), c.edge_edge.size(), c.size()));
   };
-  swept("swept_broad_phase[SpatialHash default]", BroadPhaseMethod::SpatialHash, 0.0);
+  swept("swept_broad_phase[SpatialHash default]", method, 0.0);
   swept("swept_broad_phase[BVH]", BroadPhaseMethod::BVH, 0.0);
-  swept("swept_broad_phase_margin_dhat[SpatialHash, as max_step_fraction]", BroadPhaseMethod::SpatialHash, s.dhat);
+  swept("swept_broad_phase_margin_dhat[SpatialHash, as max_step_fraction]", method, s.dhat);
 
   // --- 2. collision-free step size: IpcContact::max_step_fraction (the Newton line-search
   // filter: swept broad phase with margin dhat + ACCD s = 0.9 per pair) --------------------------
@@ -94,6 +106,7 @@ int main(int argc, char** argv) {
     IpcOptions o;
     o.dhat = s.dhat;
     o.kappa = s.kappa;
+    o.broad_phase = method;
     const IpcContact ipc(model, cm, o);
     ModelData data;
     data.add(ipc);
@@ -122,13 +135,14 @@ int main(int argc, char** argv) {
     IpcOptions o;
     o.dhat = s.dhat;
     o.kappa = s.kappa;  // fixed stiffness; b(s) = -(s - dhat^2)^2 ln(s / dhat^2) on squared distances
+    o.broad_phase = method;
     const IpcContact ipc(model, cm, o);  // never given a CCD query: no cached candidates
     ModelData data;
     data.add(ipc);
     const Stage stage;
     const EvalContext ctx{stage, data};
     Candidates c;
-    bench::Timing t = bench::time_op(reps, [&] { c = proximity_candidates(cm, V0, s.dhat); });
+    bench::Timing t = bench::time_op(reps, [&] { c = proximity_candidates(cm, V0, s.dhat, method); });
     bench::report(L, s, threads, "proximity_broad_phase[SpatialHash]", t,
                   fmt_info("fv=%zu ee=%zu total=%zu", c.vertex_face.size(), c.edge_edge.size(), c.size()));
     int active = 0;

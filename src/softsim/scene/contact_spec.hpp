@@ -63,7 +63,7 @@ struct ContactSpec {
   std::optional<double> dhat;  // barrier: default 1e-3 of the scene's bounding-box diagonal
   std::optional<double> kappa;  // default: automatic for IPC and penalty, 1e5 (Li & Jiang 2025, §8.3) for obstacles
   BarrierForm barrier = BarrierForm::ipc_squared;
-  BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
+  BroadPhaseMethod broad_phase = BroadPhaseMethod::Auto;
   double thickness = 0.0;  // m: minimum separation kept between surfaces (shells)
   std::optional<double> delta;          // penalty: thickness tolerance (m); default as dhat
   std::optional<double> search_radius;  // penalty: m; default per body (docs/scene-format.md)

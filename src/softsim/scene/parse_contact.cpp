@@ -103,7 +103,7 @@ ContactSpec read_contact(const JsonReader& c, const Scene& scene) {
   if (c.has("kappa")) contact.kappa = c.positive("kappa", 1e5);
   contact.barrier = c.choice("barrier", contact.barrier);
   contact.broad_phase =
-      c.choice("broad_phase", contact.broad_phase, {BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH});
+      c.choice("broad_phase", contact.broad_phase, {BroadPhaseMethod::Auto, BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH, BroadPhaseMethod::LinearBVH});
   contact.thickness = c.number("thickness", contact.thickness, 0.0);
   if (c.has("friction")) contact.friction = read_friction(c.child("friction"), scene);
   c.finish();

@@ -1,4 +1,4 @@
-// Candidate lists are identical for 1 and 2 threads and between the two methods.
+// Candidate lists are identical for 1 and 2 threads and between the methods.
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
@@ -17,7 +17,7 @@ Candidates run(const CollisionMesh& cm, const VertexRows& V0, const VertexRows& 
   return swept ? ccd_candidates(cm, V0, V1, 1e-3, m) : proximity_candidates(cm, V1, 0.02, m);
 }
 
-TEST(BroadPhaseDeterminism, OneVersusTwoThreadsAndHashVersusBvh) {
+TEST(BroadPhaseDeterminism, OneVersusTwoThreadsAndAllMethods) {
   const Mesh box = generate_box(Vec3(1.0, 1.0, 1.0), Eigen::Vector3i(14, 14, 14));
   const Surface s = extract_surface(box);
   const CollisionMesh cm = build_collision_mesh(3, box.num_vertices(), s.edges, s.faces);
@@ -32,7 +32,7 @@ TEST(BroadPhaseDeterminism, OneVersusTwoThreadsAndHashVersusBvh) {
     ASSERT_GT(ref.edge_edge.size(), 1000u);
     EXPECT_TRUE(std::is_sorted(ref.vertex_face.begin(), ref.vertex_face.end()));
     EXPECT_TRUE(std::is_sorted(ref.edge_edge.begin(), ref.edge_edge.end()));
-    for (BroadPhaseMethod m : {BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH})
+    for (BroadPhaseMethod m : {BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH, BroadPhaseMethod::LinearBVH})
       for (int threads : {1, 2}) {
         const Candidates c = run(cm, V0, V1, m, threads, swept);
         EXPECT_EQ(c.vertex_face, ref.vertex_face) << int(m) << " " << threads << " " << swept;

@@ -7,12 +7,11 @@
 namespace softsim::test {
 namespace {
 
-const BroadPhaseMethod kMethods[] = {BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH,
+const BroadPhaseMethod kMethods[] = {BroadPhaseMethod::Auto, BroadPhaseMethod::SpatialHash,
+                                     BroadPhaseMethod::BVH, BroadPhaseMethod::LinearBVH,
                                      BroadPhaseMethod::BruteForce};
 
-const char* name(BroadPhaseMethod m) {
-  return m == BroadPhaseMethod::SpatialHash ? "hash" : m == BroadPhaseMethod::BVH ? "bvh" : "brute";
-}
+const char* name(BroadPhaseMethod m) { return name_of(m); }
 
 // 3D: a random triangle soup with shared vertices, rod edges, isolated points and a static
 // obstacle (two large triangles).
@@ -107,6 +106,16 @@ TEST(BroadPhaseRandom, TwoDimensionalMatchesBruteForce) {
       }
     }
   }
+}
+
+// `auto` tests every pair for small sets and builds the linear BVH for large ones; a named
+// method is kept whatever the sizes.
+TEST(BroadPhaseAuto, ChoosesBySetSizes) {
+  EXPECT_EQ(resolve_broad_phase(BroadPhaseMethod::Auto, 300, 300), BroadPhaseMethod::BruteForce);
+  EXPECT_EQ(resolve_broad_phase(BroadPhaseMethod::Auto, 1000, 2000), BroadPhaseMethod::LinearBVH);
+  EXPECT_EQ(resolve_broad_phase(BroadPhaseMethod::Auto, 0, 1 << 30), BroadPhaseMethod::BruteForce);
+  EXPECT_EQ(resolve_broad_phase(BroadPhaseMethod::SpatialHash, 10, 10), BroadPhaseMethod::SpatialHash);
+  EXPECT_EQ(resolve_broad_phase(BroadPhaseMethod::BruteForce, 1 << 20, 1 << 20), BroadPhaseMethod::BruteForce);
 }
 
 // Degenerate inputs: all points coincide (zero-size boxes, zero cell size), empty sets.

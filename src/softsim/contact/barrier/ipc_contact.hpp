@@ -27,7 +27,7 @@ struct IpcOptions {
   double dhat = 1e-3;                   // m
   std::optional<double> kappa;          // fixed stiffness; automatic when absent
   BarrierForm form = BarrierForm::ipc_squared;
-  BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
+  BroadPhaseMethod broad_phase = BroadPhaseMethod::Auto;
   double ccd_safety = 0.9;              // ACCD rescaling s (1 - eta, Li & Jiang 2025, Implementation 21.4.3)
   // Minimum separation xi (m), e.g. a shell's thickness: the barrier acts on the gap d - xi
   // (active for d < xi + dhat) and CCD keeps d >= xi.

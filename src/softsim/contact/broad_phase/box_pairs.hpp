@@ -1,11 +1,14 @@
 #pragma once
 // Box-overlap kernels shared by the broad phase implementations: every (query i, target j)
-// whose boxes overlap, as a sorted list (by i, then j). In self mode (queries == targets) only
-// pairs with i < j. Results are identical whatever the thread count: queries are processed in
-// fixed blocks whose outputs are concatenated in order.
+// whose boxes overlap and that `excluded` does not drop, as a sorted list (by i, then j). In
+// self mode (queries == targets) only pairs with i < j. Results are identical whatever the
+// thread count: queries are processed in fixed blocks whose outputs are put in order.
+// Exclusions (adjacent primitives) are tested as pairs are found: most overlapping pairs of a
+// mesh are adjacent, and dropping them there keeps them out of every later pass.
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -16,13 +19,15 @@ namespace softsim {
 
 using IndexPair = std::array<int, 2>;
 using PairList = std::vector<IndexPair>;
+// Pairs (i, j) to drop; an empty function drops none.
+using PairExclusion = std::function<bool(int, int)>;
 
 inline constexpr std::size_t kQueryBlock = 256;
 
 // Runs `per_query(i, out)` (which appends the targets j of query i to `out`, any order) over
 // fixed blocks of queries in parallel; sorts each query's hits and concatenates.
 template <class PerQuery>
-PairList collect_pairs(std::size_t num_queries, PerQuery&& per_query) {
+PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, PerQuery&& per_query) {
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
   std::vector<PairList> partial(blocks);
   tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
@@ -33,7 +38,8 @@ PairList collect_pairs(std::size_t num_queries, PerQuery&& per_query) {
       hits.clear();
       per_query(static_cast<int>(i), hits);
       std::sort(hits.begin(), hits.end());
-      for (int j : hits) out.push_back({static_cast<int>(i), j});
+      for (int j : hits)
+        if (!excluded || !excluded(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
     }
   });
   std::size_t total = 0;
@@ -46,12 +52,23 @@ PairList collect_pairs(std::size_t num_queries, PerQuery&& per_query) {
 
 // O(n m) reference.
 PairList brute_force_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                           bool self);
+                           bool self,
+                   const PairExclusion& excluded = {});
 // Uniform-grid spatial hash (spatial_hash.cpp).
 PairList spatial_hash_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                            bool self);
+                            bool self,
+                   const PairExclusion& excluded = {});
 // Binary BVH over the targets (bvh.cpp).
 PairList bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                   bool self);
+                   bool self,
+                   const PairExclusion& excluded = {});
+// Linear BVH over the targets, queries in Morton order (linear_bvh.cpp).
+PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+                          bool self,
+                   const PairExclusion& excluded = {});
+
+// The pairs of all blocks, in any order, as one list sorted by (first, second); first indices
+// are below num_first. Linear time (counting sort on the first index).
+PairList sort_pairs_by_first(std::vector<PairList>&& blocks, std::size_t num_first);
 
 }  // namespace softsim

@@ -95,10 +95,10 @@ void bvh_query(const Bvh& bvh, const Aabb& query, std::vector<int>& hits) {
 }
 
 PairList bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                   bool self) {
+                   bool self, const PairExclusion& excluded) {
   if (queries.empty() || targets.empty()) return {};
   const Bvh bvh = build_bvh(targets);
-  return collect_pairs(queries.size(), [&](int i, std::vector<int>& hits) {
+  return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
     const std::size_t before = hits.size();
     bvh_query(bvh, queries[static_cast<std::size_t>(i)], hits);
     if (self)

@@ -14,15 +14,25 @@
 namespace softsim {
 
 enum class BroadPhaseMethod {
+  Auto,         // brute force up to 1e5 box pairs, else the linear BVH (resolve_broad_phase)
   SpatialHash,  // uniform grid, cell size = mean primitive box size
   BVH,          // binary BVH, median split on centroids
+  LinearBVH,    // Morton-ordered linear BVH (Karras 2012)
   BruteForce,   // O(n m) reference
 };
 template <>
 struct EnumNames<BroadPhaseMethod> {  // the scene's contact.broad_phase
   static constexpr std::pair<BroadPhaseMethod, const char*> table[] = {
-      {BroadPhaseMethod::SpatialHash, "hash"}, {BroadPhaseMethod::BVH, "bvh"}, {BroadPhaseMethod::BruteForce, "brute_force"}};
+      {BroadPhaseMethod::Auto, "auto"},
+      {BroadPhaseMethod::SpatialHash, "hash"},
+      {BroadPhaseMethod::BVH, "bvh"},
+      {BroadPhaseMethod::LinearBVH, "lbvh"},
+      {BroadPhaseMethod::BruteForce, "brute_force"}};
 };
+
+// The method `Auto` stands for with these set sizes (any other method: itself).
+BroadPhaseMethod resolve_broad_phase(BroadPhaseMethod method, std::size_t num_queries,
+                                     std::size_t num_targets);
 
 struct Candidates {
   // Primitive indices of the CollisionMesh: vertex = index into CollisionMesh::vertices
@@ -38,24 +48,24 @@ struct Candidates {
 // by dhat / 2, so boxes overlap whenever the primitives' gap along every axis is <= dhat (a
 // distance < dhat implies that).
 Candidates proximity_candidates(const CollisionMesh& mesh, const VertexRows& V, double dhat,
-                                BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+                                BroadPhaseMethod method = BroadPhaseMethod::Auto);
 
 // Pairs that may collide during the linear motion V0 -> V1: boxes swept over both end
 // configurations, grown by margin / 2 each (pairs whose swept boxes come within `margin`).
 Candidates ccd_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows& V1,
                           double margin = 0.0,
-                          BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+                          BroadPhaseMethod method = BroadPhaseMethod::Auto);
 
 // Point-primitive pairs only (vertex-face in 3D, vertex-edge in 2D) that may be closer than
 // `radius` at V, as proximity_candidates without the edge-edge pairs (penalty contact).
 Candidates point_candidates(const CollisionMesh& mesh, const VertexRows& V, double radius,
-                            BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+                            BroadPhaseMethod method = BroadPhaseMethod::Auto);
 
 // The same from DOF vectors (size num_dof_vertices * dim); obstacles stay at rest.
 Candidates proximity_candidates(const CollisionMesh& mesh, const VecX& x, double dhat,
-                                BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+                                BroadPhaseMethod method = BroadPhaseMethod::Auto);
 Candidates ccd_candidates(const CollisionMesh& mesh, const VecX& x0, const VecX& x1,
                           double margin = 0.0,
-                          BroadPhaseMethod method = BroadPhaseMethod::SpatialHash);
+                          BroadPhaseMethod method = BroadPhaseMethod::Auto);
 
 }  // namespace softsim

@@ -93,10 +93,10 @@ SpatialHash build_spatial_hash(const std::vector<Aabb>& targets, double cell_siz
 }
 
 PairList spatial_hash_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                            bool self) {
+                            bool self, const PairExclusion& excluded) {
   if (queries.empty() || targets.empty()) return {};
   const SpatialHash g = build_spatial_hash(targets, mean_box_size(queries, targets));
-  return collect_pairs(queries.size(), [&](int i, std::vector<int>& hits) {
+  return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
     const Aabb& q = queries[static_cast<std::size_t>(i)];
     std::int64_t lo[3], hi[3];
     if (!g.cell_range(q, lo, hi)) return;

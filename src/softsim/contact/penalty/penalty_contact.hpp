@@ -34,7 +34,7 @@ struct PenaltyOptions {
   double delta = 1e-3;            // m: thickness tolerance
   std::optional<double> kappa;    // N/m^2 (= J/m^3): initial stiffness; automatic when absent
   std::vector<double> search_radius;  // m, per collision-mesh body (model bodies, then obstacles)
-  BroadPhaseMethod broad_phase = BroadPhaseMethod::SpatialHash;
+  BroadPhaseMethod broad_phase = BroadPhaseMethod::Auto;
   bool between_bodies = true;     // vertices against surfaces; false: analytic obstacles only
 };
 

@@ -1,0 +1,218 @@
+#include "softsim/contact/broad_phase/linear_bvh.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "softsim/contact/broad_phase/box_pairs.hpp"
+#include "softsim/contact/broad_phase/morton.hpp"
+#include "softsim/core/parallel.hpp"
+
+namespace softsim {
+namespace {
+
+void expand(FloatAabb& box, const FloatAabb& other) {
+  for (int d = 0; d < 3; ++d) {
+    box.lo[d] = std::min(box.lo[d], other.lo[d]);
+    box.hi[d] = std::max(box.hi[d], other.hi[d]);
+  }
+}
+
+// Length of the common prefix of the keys at sorted positions i and j (Karras 2012, §4, the
+// function delta): equal codes are told apart by their positions, so all keys are distinct;
+// -1 outside the array.
+int common_prefix(const std::vector<std::uint64_t>& codes, int i, int j) {
+  if (j < 0 || j >= static_cast<int>(codes.size())) return -1;
+  const std::uint64_t a = codes[static_cast<std::size_t>(i)], b = codes[static_cast<std::size_t>(j)];
+  if (a == b) return 64 + std::countl_zero(static_cast<std::uint32_t>(i ^ j));
+  return std::countl_zero(a ^ b);
+}
+
+// Inner node i of the radix tree (Karras 2012, Fig. 4): the range of keys it covers, where that
+// range splits, and its children.
+void build_inner_node(const std::vector<std::uint64_t>& codes, int i, LinearBvh& bvh,
+                      std::vector<int>& inner_parent, std::vector<int>& leaf_parent) {
+  const int d = common_prefix(codes, i, i + 1) > common_prefix(codes, i, i - 1) ? 1 : -1;
+  // The other end of the range: double the step until the prefix gets shorter, then bisect.
+  const int prefix_min = common_prefix(codes, i, i - d);
+  int step_max = 2;
+  while (common_prefix(codes, i, i + step_max * d) > prefix_min) step_max *= 2;
+  int length = 0;
+  for (int t = step_max / 2; t >= 1; t /= 2)
+    if (common_prefix(codes, i, i + (length + t) * d) > prefix_min) length += t;
+  const int j = i + length * d;
+  // The split: the last key sharing more than the node's prefix with key i (binary search).
+  const int prefix_node = common_prefix(codes, i, j);
+  int split = 0;
+  for (int div = 2;; div *= 2) {
+    const int t = (length + div - 1) / div;
+    if (common_prefix(codes, i, i + (split + t) * d) > prefix_node) split += t;
+    if (t <= 1) break;
+  }
+  const int gamma = i + split * d + std::min(d, 0);
+  const int first = std::min(i, j), last = std::max(i, j);
+  LinearBvhNode& node = bvh.inner[static_cast<std::size_t>(i)];
+  node.left = first == gamma ? ~gamma : gamma;
+  node.right = last == gamma + 1 ? ~(gamma + 1) : gamma + 1;
+  for (const int child : {node.left, node.right}) {
+    if (child < 0) leaf_parent[static_cast<std::size_t>(~child)] = i;
+    else inner_parent[static_cast<std::size_t>(child)] = i;
+  }
+}
+
+// Pairs gathered by fixed blocks of queries, to be put in order by sort_pairs_by_first.
+template <class PerQuery>
+std::vector<PairList> gather_blocks(std::size_t num_queries, PerQuery&& per_query) {
+  const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
+  std::vector<PairList> out(blocks);
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
+    for (std::size_t q = b * kQueryBlock; q < end; ++q) per_query(q, out[b]);
+  });
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t LinearBvh::code(const double centre[3]) const {
+  double t[3];
+  for (int d = 0; d < 3; ++d) {
+    const double width = frame.hi[d] - frame.lo[d];
+    t[d] = width > 0.0 ? (centre[d] - frame.lo[d]) / width : 0.0;
+  }
+  return morton_code_3d(t[0], t[1], t[2]);
+}
+
+LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
+  LinearBvh bvh;
+  const std::size_t n = boxes.size();
+  if (n == 0) return bvh;
+  std::vector<std::array<double, 3>> centres(n);
+  parallel_for(n, [&](std::size_t i) {
+    for (int d = 0; d < 3; ++d) centres[i][d] = 0.5 * (boxes[i].lo[d] + boxes[i].hi[d]);
+  });
+  bvh.frame = empty_aabb();
+  for (const auto& c : centres)
+    for (int d = 0; d < 3; ++d)
+      if (std::isfinite(c[d])) {
+        bvh.frame.lo[d] = std::min(bvh.frame.lo[d], c[d]);
+        bvh.frame.hi[d] = std::max(bvh.frame.hi[d], c[d]);
+      }
+
+  // Sort by (code, index): ties in the code are ordered by index, so the order is unique.
+  std::vector<std::pair<std::uint64_t, int>> keyed(n);
+  parallel_for(n, [&](std::size_t i) { keyed[i] = {bvh.code(centres[i].data()), static_cast<int>(i)}; });
+  tbb::parallel_sort(keyed.begin(), keyed.end());
+  std::vector<std::uint64_t> codes(n);
+  bvh.order.resize(n);
+  bvh.leaf_boxes.resize(n);
+  bvh.leaf_float_boxes.resize(n);
+  parallel_for(n, [&](std::size_t s) {
+    codes[s] = keyed[s].first;
+    bvh.order[s] = keyed[s].second;
+    bvh.leaf_boxes[s] = boxes[static_cast<std::size_t>(keyed[s].second)];
+    bvh.leaf_float_boxes[s] = outward_float_box(bvh.leaf_boxes[s]);
+  });
+  if (n == 1) return bvh;
+
+  const int num_inner = static_cast<int>(n) - 1;
+  bvh.inner.resize(static_cast<std::size_t>(num_inner));
+  std::vector<int> inner_parent(static_cast<std::size_t>(num_inner), -1), leaf_parent(n, -1);
+  parallel_for(static_cast<std::size_t>(num_inner), [&](std::size_t i) {
+    build_inner_node(codes, static_cast<int>(i), bvh, inner_parent, leaf_parent);
+  });
+
+  // Boxes bottom-up: from every leaf walk towards the root; the second child to arrive at a
+  // node (both boxes are then final) merges them and goes on, the first stops.
+  const std::unique_ptr<std::atomic<int>[]> arrivals(new std::atomic<int>[static_cast<std::size_t>(num_inner)]);
+  parallel_for(static_cast<std::size_t>(num_inner), [&](std::size_t i) { arrivals[i].store(0, std::memory_order_relaxed); });
+  auto child_box = [&](int child) {
+    return child < 0 ? bvh.leaf_float_boxes[static_cast<std::size_t>(~child)]
+                     : bvh.inner[static_cast<std::size_t>(child)].box;
+  };
+  parallel_for(n, [&](std::size_t leaf) {
+    for (int node = leaf_parent[leaf]; node >= 0; node = inner_parent[static_cast<std::size_t>(node)]) {
+      if (arrivals[static_cast<std::size_t>(node)].fetch_add(1, std::memory_order_acq_rel) == 0) break;
+      LinearBvhNode& m = bvh.inner[static_cast<std::size_t>(node)];
+      FloatAabb box = child_box(m.left);
+      expand(box, child_box(m.right));
+      m.box = box;
+    }
+  });
+  return bvh;
+}
+
+PairList sort_pairs_by_first(std::vector<PairList>&& blocks, std::size_t num_first) {
+  // Counting sort on the first index (atomic counters: the order of arrivals does not matter,
+  // each bucket is sorted afterwards), then each bucket sorted on the second index.
+  std::vector<int> start(num_first + 1, 0);
+  tbb::parallel_for(std::size_t(0), blocks.size(), [&](std::size_t b) {
+    for (const IndexPair& p : blocks[b])
+      std::atomic_ref<int>(start[static_cast<std::size_t>(p[0]) + 1]).fetch_add(1, std::memory_order_relaxed);
+  });
+  for (std::size_t a = 0; a < num_first; ++a) start[a + 1] += start[a];
+  std::vector<int> cursor(start.begin(), start.end() - 1);
+  PairList out(static_cast<std::size_t>(start[num_first]));
+  tbb::parallel_for(std::size_t(0), blocks.size(), [&](std::size_t b) {
+    for (const IndexPair& p : blocks[b]) {
+      const int w = std::atomic_ref<int>(cursor[static_cast<std::size_t>(p[0])]).fetch_add(1, std::memory_order_relaxed);
+      out[static_cast<std::size_t>(w)] = p;
+    }
+  });
+  blocks.clear();
+  parallel_for(num_first, [&](std::size_t a) {
+    // Buckets mostly hold a few pairs: insertion sort for those.
+    if (start[a + 1] - start[a] > 16) {
+      std::sort(out.begin() + start[a], out.begin() + start[a + 1]);
+      return;
+    }
+    for (int k = start[a] + 1; k < start[a + 1]; ++k)
+      for (int m = k; m > start[a] && out[static_cast<std::size_t>(m)] < out[static_cast<std::size_t>(m) - 1]; --m)
+        std::swap(out[static_cast<std::size_t>(m)], out[static_cast<std::size_t>(m) - 1]);
+  });
+  return out;
+}
+
+PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+                          bool self, const PairExclusion& excluded) {
+  if (queries.empty() || targets.empty()) return {};
+  const LinearBvh bvh = build_linear_bvh(targets);
+  if (self) {
+    // Each leaf against the leaves after it in the tree's order: every pair once.
+    auto blocks = gather_blocks(bvh.size(), [&](std::size_t s, PairList& out) {
+      const int a = bvh.order[s];
+      linear_bvh_query(bvh, bvh.leaf_boxes[s], bvh.leaf_float_boxes[s], static_cast<int>(s),
+                       [&](int b) {
+                         const int lo = std::min(a, b), hi = std::max(a, b);
+                         if (!excluded || !excluded(lo, hi)) out.push_back({lo, hi});
+                       });
+    });
+    return sort_pairs_by_first(std::move(blocks), targets.size());
+  }
+  // Queries visited in the order of their centres along the targets' curve: consecutive
+  // queries then walk mostly the same nodes (cache reuse).
+  std::vector<std::pair<std::uint64_t, int>> query_order(queries.size());
+  parallel_for(queries.size(), [&](std::size_t i) {
+    double c[3];
+    for (int d = 0; d < 3; ++d) c[d] = 0.5 * (queries[i].lo[d] + queries[i].hi[d]);
+    query_order[i] = {bvh.code(c), static_cast<int>(i)};
+  });
+  tbb::parallel_sort(query_order.begin(), query_order.end());
+  auto blocks = gather_blocks(queries.size(), [&](std::size_t k, PairList& out) {
+    const int i = query_order[k].second;
+    linear_bvh_query(bvh, queries[static_cast<std::size_t>(i)], -1, [&](int j) {
+      if (!excluded || !excluded(i, j)) out.push_back({i, j});
+    });
+  });
+  return sort_pairs_by_first(std::move(blocks), queries.size());
+}
+
+}  // namespace softsim

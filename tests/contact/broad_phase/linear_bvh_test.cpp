@@ -1,0 +1,162 @@
+// The linear BVH's structure (every leaf once, every box containing its subtree's boxes, ranges
+// that match the tree) and its queries (exactly the overlapping boxes) on random, clustered and
+// degenerate box sets, including duplicate Morton codes, NaN boxes and huge coordinates.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+
+#include "softsim/contact/broad_phase/box_pairs.hpp"
+#include "softsim/contact/broad_phase/linear_bvh.hpp"
+#include "softsim/contact/broad_phase/morton.hpp"
+
+namespace softsim::test {
+namespace {
+
+Aabb box_at(double x, double y, double z, double r) {
+  Aabb b;
+  const double c[3] = {x, y, z};
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = c[d] - r;
+    b.hi[d] = c[d] + r;
+  }
+  return b;
+}
+
+bool contains(const FloatAabb& outer, const Aabb& inner) {
+  for (int d = 0; d < 3; ++d)
+    if (!(outer.lo[d] <= inner.lo[d] && inner.hi[d] <= outer.hi[d])) return false;
+  return true;
+}
+
+// Walks the tree from the root: returns the sorted positions under `node`, checking that every
+// inner box contains the exact boxes of its leaves and that the left child's leaves end just
+// before position(right) (what the self query's pruning relies on).
+std::vector<int> check_subtree(const LinearBvh& bvh, int node) {
+  std::vector<int> leaves;
+  const LinearBvhNode& n = bvh.inner[static_cast<std::size_t>(node)];
+  for (int child : {n.left, n.right}) {
+    if (child < 0) leaves.push_back(~child);
+    else {
+      const std::vector<int> sub = check_subtree(bvh, child);
+      leaves.insert(leaves.end(), sub.begin(), sub.end());
+    }
+    if (child == n.left) EXPECT_EQ(leaves.back(), child_position(n.right) - 1) << "node " << node;
+  }
+  for (int s : leaves) {
+    const Aabb& b = bvh.leaf_boxes[static_cast<std::size_t>(s)];
+    const bool has_nan = std::isnan(b.lo[0]) || std::isnan(b.hi[0]) || std::isnan(b.lo[1]) ||
+                         std::isnan(b.hi[1]) || std::isnan(b.lo[2]) || std::isnan(b.hi[2]);
+    if (!has_nan) EXPECT_TRUE(contains(n.box, b)) << "node " << node << " leaf " << s;
+  }
+  // Leaves of a radix-tree node are a contiguous range of sorted positions, left to right.
+  for (std::size_t k = 1; k < leaves.size(); ++k) EXPECT_EQ(leaves[k], leaves[k - 1] + 1);
+  return leaves;
+}
+
+void check_tree(const std::vector<Aabb>& boxes) {
+  const LinearBvh bvh = build_linear_bvh(boxes);
+  ASSERT_EQ(bvh.size(), boxes.size());
+  std::vector<int> sorted_order = bvh.order;
+  std::sort(sorted_order.begin(), sorted_order.end());
+  for (std::size_t i = 0; i < sorted_order.size(); ++i) ASSERT_EQ(sorted_order[i], int(i));
+  if (boxes.size() < 2) return;
+  ASSERT_EQ(bvh.inner.size(), boxes.size() - 1);
+  const std::vector<int> all = check_subtree(bvh, 0);
+  ASSERT_EQ(all.size(), boxes.size());  // every leaf reached exactly once, in order
+  EXPECT_EQ(all.front(), 0);
+}
+
+std::vector<int> brute_hits(const std::vector<Aabb>& boxes, const Aabb& q) {
+  std::vector<int> out;
+  for (std::size_t j = 0; j < boxes.size(); ++j)
+    if (overlaps(q, boxes[j])) out.push_back(int(j));
+  return out;
+}
+
+std::vector<int> bvh_hits(const LinearBvh& bvh, const Aabb& q) {
+  std::vector<int> out;
+  linear_bvh_query(bvh, q, -1, [&](int j) { out.push_back(j); });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(MortonCode, InterleavesBitsAndOrdersAlongTheCurve) {
+  EXPECT_EQ(spread_bits_3(0b1011), std::uint64_t(0b1000001001));
+  EXPECT_EQ(morton_code_3d(0.0, 0.0, 0.0), 0u);
+  EXPECT_EQ(morton_code_3d(1.0, 1.0, 1.0), (std::uint64_t(1) << 63) - 1);
+  // x is the most significant of the three interleaved bits.
+  EXPECT_GT(morton_code_3d(0.6, 0.0, 0.0), morton_code_3d(0.4, 1.0, 1.0));
+  EXPECT_EQ(morton_code_3d(-5.0, 7.0, std::nan("")), morton_code_3d(0.0, 1.0, 0.0));  // clamped
+}
+
+TEST(LinearBvh, TreeInvariantsOnRandomClusteredAndDegenerateSets) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int n : {1, 2, 3, 7, 64, 1000, 5000}) {
+    std::vector<Aabb> boxes;
+    for (int i = 0; i < n; ++i) boxes.push_back(box_at(u(rng), u(rng), u(rng), 0.01 + 0.05 * std::abs(u(rng))));
+    check_tree(boxes);
+  }
+  // Clusters and exact duplicates: many equal Morton codes.
+  std::vector<Aabb> dup;
+  for (int i = 0; i < 500; ++i) dup.push_back(box_at(i % 3, 0.0, 1e-12 * (i % 5), 0.1));
+  check_tree(dup);
+  // All centres equal (zero-width frame), flat 2D boxes, a NaN box, huge coordinates.
+  std::vector<Aabb> odd(300, box_at(0.5, 0.5, 0.0, 0.0));
+  for (int i = 0; i < 100; ++i) odd.push_back(box_at(u(rng), u(rng), 0.0, 0.02));
+  odd[7].lo[1] = std::nan("");
+  odd.push_back(box_at(1e300, -1e300, 0.0, 1.0));
+  check_tree(odd);
+}
+
+TEST(LinearBvh, QueriesReturnExactlyTheOverlappingBoxes) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 3000; ++i) boxes.push_back(box_at(u(rng), u(rng), 0.3 * u(rng), 0.03 * std::abs(u(rng))));
+  // Boxes whose bounds round to the same float: the double test must still tell them apart.
+  boxes.push_back(box_at(0.1, 0.1, 0.1, 0.0));
+  boxes.push_back(box_at(0.1 + 1e-12, 0.1, 0.1, 0.0));
+  boxes.push_back(box_at(std::nan(""), 0.0, 0.0, 0.1));
+  boxes.push_back(box_at(1e300, 0.0, 0.0, 1.0));
+  const LinearBvh bvh = build_linear_bvh(boxes);
+  std::size_t total = 0;
+  for (int q = 0; q < 500; ++q) {
+    const Aabb query = box_at(u(rng), u(rng), 0.3 * u(rng), 0.1 * std::abs(u(rng)));
+    const std::vector<int> expected = brute_hits(boxes, query);
+    total += expected.size();
+    EXPECT_EQ(bvh_hits(bvh, query), expected) << "query " << q;
+  }
+  EXPECT_GT(total, 1000u);  // the queries do hit something
+  // Touching boxes overlap (closed intervals), a point between two float neighbours does not.
+  EXPECT_EQ(bvh_hits(bvh, box_at(0.1 + 1e-12, 0.1, 0.1, 0.0)), brute_hits(boxes, box_at(0.1 + 1e-12, 0.1, 0.1, 0.0)));
+  const std::vector<int> near = bvh_hits(bvh, box_at(0.1 + 1e-12, 0.1, 0.1, 0.0));
+  EXPECT_TRUE(std::count(near.begin(), near.end(), 3001) == 1 && std::count(near.begin(), near.end(), 3000) == 0);
+  EXPECT_EQ(bvh_hits(bvh, box_at(1e300, 0.0, 0.0, 2.0)).size(), 1u);
+}
+
+TEST(LinearBvh, SelfPairsOncePerPairAndSortedByFirst) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 2000; ++i) boxes.push_back(box_at(u(rng), u(rng), u(rng), 0.04));
+  PairList expected;
+  for (int i = 0; i < 2000; ++i)
+    for (int j = i + 1; j < 2000; ++j)
+      if (overlaps(boxes[i], boxes[j])) expected.push_back({i, j});
+  ASSERT_GT(expected.size(), 2000u);
+  EXPECT_EQ(linear_bvh_pairs(boxes, boxes, true), expected);
+}
+
+TEST(SortPairsByFirst, OrdersAnyBlockLayout) {
+  std::vector<PairList> blocks{{{3, 1}, {0, 9}}, {}, {{3, 0}, {1, 2}, {0, 4}}};
+  const PairList sorted = sort_pairs_by_first(std::move(blocks), 5);
+  EXPECT_EQ(sorted, (PairList{{0, 4}, {0, 9}, {1, 2}, {3, 0}, {3, 1}}));
+}
+
+}  // namespace
+}  // namespace softsim::test
