@@ -1,5 +1,6 @@
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 
+#include "softsim/contact/distance/cross_product_forms.hpp"
 #include "softsim/contact/distance/edge_edge.hpp"
 #include "softsim/contact/distance/generic_vector.hpp"
 
@@ -28,12 +29,8 @@ double mollifier_second_derivative(double c, double eps_x) {
 
 DistanceDerivatives<12> edge_edge_cross_squared_norm(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
                                                      const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1) {
-  using D = Dual2<12>;
-  const auto A0 = dual_vector<12, 3>(ea0, 0), A1 = dual_vector<12, 3>(ea1, 3), B0 = dual_vector<12, 3>(eb0, 6),
-             B1 = dual_vector<12, 3>(eb1, 9);
-  const Eigen::Matrix<D, 3, 1> ea = A1 - A0, eb = B1 - B0;
-  const Eigen::Matrix<D, 3, 1> n = cross(ea, eb);
-  return to_derivatives(dot(n, n));
+  // Stencil (ea0, ea1, eb0, eb1): u = ea1 - ea0, v = eb1 - eb0.
+  return pull_back<4, 2>(cross_squared_norm(ea1 - ea0, eb1 - eb0), {1, 3}, {0, 2});
 }
 
 double edge_edge_mollifier_value(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1, const Eigen::Vector3d& eb0,

@@ -1,5 +1,6 @@
 #include "softsim/contact/distance/point_line.hpp"
 
+#include "softsim/contact/distance/cross_product_forms.hpp"
 #include "softsim/contact/distance/generic_vector.hpp"
 
 namespace softsim {
@@ -7,13 +8,6 @@ namespace softsim {
 using namespace contact_detail;
 
 namespace {
-
-template <class T>
-T point_line_3d(const Eigen::Matrix<T, 3, 1>& p, const Eigen::Matrix<T, 3, 1>& e0, const Eigen::Matrix<T, 3, 1>& e1) {
-  const Eigen::Matrix<T, 3, 1> u = e0 - p, v = e1 - p, e = e1 - e0;
-  const Eigen::Matrix<T, 3, 1> c = cross(u, v);
-  return dot(c, c) / dot(e, e);
-}
 
 template <class T>
 T point_line_2d(const Eigen::Matrix<T, 2, 1>& p, const Eigen::Matrix<T, 2, 1>& e0, const Eigen::Matrix<T, 2, 1>& e1) {
@@ -36,7 +30,8 @@ double point_line_distance_squared(const Eigen::Vector2d& p, const Eigen::Vector
 
 DistanceDerivatives<9> point_line_distance_derivatives(const Eigen::Vector3d& p, const Eigen::Vector3d& e0,
                                                        const Eigen::Vector3d& e1) {
-  return to_derivatives(point_line_3d(dual_vector<9, 3>(p, 0), dual_vector<9, 3>(e0, 3), dual_vector<9, 3>(e1, 6)));
+  // Stencil (p, e0, e1): u = e0 - p, v = e1 - p.
+  return pull_back<3, 2>(cross_ratio(e0 - p, e1 - p), {1, 2}, {0, 0});
 }
 
 DistanceDerivatives<6> point_line_distance_derivatives(const Eigen::Vector2d& p, const Eigen::Vector2d& e0,

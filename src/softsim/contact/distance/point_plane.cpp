@@ -1,10 +1,8 @@
 #include "softsim/contact/distance/point_plane.hpp"
 
-#include "softsim/contact/distance/generic_vector.hpp"
+#include "softsim/contact/distance/cross_product_forms.hpp"
 
 namespace softsim {
-
-using namespace contact_detail;
 
 double point_plane_distance_squared(const Eigen::Vector3d& p, const Eigen::Vector3d& t0, const Eigen::Vector3d& t1,
                                     const Eigen::Vector3d& t2) {
@@ -15,14 +13,8 @@ double point_plane_distance_squared(const Eigen::Vector3d& p, const Eigen::Vecto
 
 DistanceDerivatives<12> point_plane_distance_derivatives(const Eigen::Vector3d& p, const Eigen::Vector3d& t0,
                                                          const Eigen::Vector3d& t1, const Eigen::Vector3d& t2) {
-  using D = Dual2<12>;
-  const auto P = dual_vector<12, 3>(p, 0), T0 = dual_vector<12, 3>(t0, 3), T1 = dual_vector<12, 3>(t1, 6),
-             T2 = dual_vector<12, 3>(t2, 9);
-  const Eigen::Matrix<D, 3, 1> a = T1 - T0, b = T2 - T0, w = P - T0;
-  const Eigen::Matrix<D, 3, 1> n = cross(a, b);
-  const D s = dot(n, w);
-  const D d = s * s / dot(n, n);
-  return to_derivatives(d);
+  // Stencil (p, t0, t1, t2): u = t1 - t0, v = t2 - t0, w = p - t0.
+  return pull_back<4, 3>(triple_product_ratio(t1 - t0, t2 - t0, p - t0), {2, 3, 0}, {1, 1, 1});
 }
 
 }  // namespace softsim
