@@ -1,6 +1,7 @@
 #include "softsim/contact/barrier/ipc_contact.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <unordered_map>
 
@@ -222,14 +223,21 @@ double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, cons
   AccdOptions accd;
   accd.rescaling = options_.ccd_safety;
   accd.min_separation = options_.thickness;
-  std::vector<double> toi(stencils.size(), 1.0);
+  // Every pair stops stepping at the earliest impact found so far, as ipc-toolkit's step size
+  // does. Still deterministic for any thread count: an impact found before the stop time is
+  // exactly the one found without it (AccdOptions::stop_time), and the pair holding the
+  // overall minimum always finds its impact before the stop time.
+  std::atomic<double> earliest(1.0);
   parallel_for(stencils.size(), [&](std::size_t i) {
-    const CcdResult r = time_of_impact(stencils[i], V0, V1, accd);
-    if (r.collides) toi[i] = r.toi;
+    AccdOptions o = accd;
+    o.stop_time = earliest.load(std::memory_order_relaxed);
+    const CcdResult r = time_of_impact(stencils[i], V0, V1, o);
+    if (!r.collides) return;
+    double current = earliest.load(std::memory_order_relaxed);
+    while (r.toi < current && !earliest.compare_exchange_weak(current, r.toi, std::memory_order_relaxed)) {
+    }
   });
-  double alpha = 1.0;
-  for (double t : toi) alpha = std::min(alpha, t);
-  return alpha;
+  return earliest.load();
 }
 
 double IpcContact::min_contact_distance(const VecX& x, const ModelData* data) const {

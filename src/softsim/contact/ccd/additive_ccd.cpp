@@ -71,7 +71,7 @@ CcdResult accd(const std::array<V<D>, K>& x0, const std::array<V<D>, K>& x1, int
     d = gap_of(x);
     if (t > 0 && d < gap) break;
     t = t_next;
-    if (t > o.tmax) return {false, o.tmax};
+    if (t > o.tmax || t > o.stop_time) return {false, o.tmax};
     if (it + 1 >= o.max_iterations) break;
   }
   return {true, t};

@@ -25,6 +25,11 @@ struct AccdOptions {
   double rescaling = 0.9;       // s: fraction of the distance lower bound taken per step
   double min_separation = 0;    // xi: distances below xi count as contact
   double tmax = 1;              // end of the time interval
+  // Stop stepping beyond this time (<= tmax), reporting no collision: for a caller that only
+  // wants impacts earlier than a time it already has (the running minimum of a step size). The
+  // sequence of times does not depend on it and the box filter still covers [0, tmax], so every
+  // impact reported before stop_time is exactly the one reported without it.
+  double stop_time = 1;
   long max_iterations = 1'000'000;
   // Skip pairs whose trajectory boxes do not overlap (Li & Jiang 2025, Implementation 21.4.2).
   bool aabb_filter = true;
