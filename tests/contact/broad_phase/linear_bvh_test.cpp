@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -32,25 +33,28 @@ bool contains(const FloatAabb& outer, const Aabb& inner) {
   return true;
 }
 
-// Walks the tree from the root: returns the sorted positions under `node`, checking that every
-// inner box contains the exact boxes of its leaves and that the left child's leaves end just
-// before position(right) (what the self query's pruning relies on).
+// Walks the tree from the root: returns the sorted positions under `node`, checking that each
+// child box held by a node contains the exact boxes of that child's leaves and that the left
+// child's leaves end just before position(right) (what the self query's pruning relies on).
 std::vector<int> check_subtree(const LinearBvh& bvh, int node) {
   std::vector<int> leaves;
   const LinearBvhNode& n = bvh.inner[static_cast<std::size_t>(node)];
-  for (int child : {n.left, n.right}) {
-    if (child < 0) leaves.push_back(~child);
-    else {
-      const std::vector<int> sub = check_subtree(bvh, child);
-      leaves.insert(leaves.end(), sub.begin(), sub.end());
+  for (int side = 0; side < 2; ++side) {
+    const int child = side == 0 ? n.left : n.right;
+    const std::vector<int> sub = child < 0 ? std::vector<int>{~child} : check_subtree(bvh, child);
+    for (int s : sub) {
+      const Aabb& b = bvh.leaf_boxes[static_cast<std::size_t>(s)];
+      const bool has_nan = std::isnan(b.lo[0]) || std::isnan(b.hi[0]) || std::isnan(b.lo[1]) ||
+                           std::isnan(b.hi[1]) || std::isnan(b.lo[2]) || std::isnan(b.hi[2]);
+      if (!has_nan) {
+        EXPECT_TRUE(contains(side == 0 ? n.left_box : n.right_box, b)) << "node " << node << " leaf " << s;
+        EXPECT_TRUE(contains(bvh.root_box, b)) << "root, leaf " << s;
+      }
     }
-    if (child == n.left) EXPECT_EQ(leaves.back(), child_position(n.right) - 1) << "node " << node;
-  }
-  for (int s : leaves) {
-    const Aabb& b = bvh.leaf_boxes[static_cast<std::size_t>(s)];
-    const bool has_nan = std::isnan(b.lo[0]) || std::isnan(b.hi[0]) || std::isnan(b.lo[1]) ||
-                         std::isnan(b.hi[1]) || std::isnan(b.lo[2]) || std::isnan(b.hi[2]);
-    if (!has_nan) EXPECT_TRUE(contains(n.box, b)) << "node " << node << " leaf " << s;
+    leaves.insert(leaves.end(), sub.begin(), sub.end());
+    if (side == 0) {
+      EXPECT_EQ(leaves.back(), child_position(n.right) - 1) << "node " << node;
+    }
   }
   // Leaves of a radix-tree node are a contiguous range of sorted positions, left to right.
   for (std::size_t k = 1; k < leaves.size(); ++k) EXPECT_EQ(leaves[k], leaves[k - 1] + 1);
@@ -63,6 +67,15 @@ void check_tree(const std::vector<Aabb>& boxes) {
   std::vector<int> sorted_order = bvh.order;
   std::sort(sorted_order.begin(), sorted_order.end());
   for (std::size_t i = 0; i < sorted_order.size(); ++i) ASSERT_EQ(sorted_order[i], int(i));
+  // Leaves in Morton order of their centres, equal codes in index order.
+  for (std::size_t s = 1; s < bvh.size(); ++s) {
+    auto key = [&](std::size_t t) {
+      const Aabb& b = boxes[static_cast<std::size_t>(bvh.order[t])];
+      const double c[3] = {0.5 * (b.lo[0] + b.hi[0]), 0.5 * (b.lo[1] + b.hi[1]), 0.5 * (b.lo[2] + b.hi[2])};
+      return std::make_pair(bvh.code(c), bvh.order[t]);
+    };
+    ASSERT_LT(key(s - 1), key(s)) << "sorted position " << s;
+  }
   if (boxes.size() < 2) return;
   ASSERT_EQ(bvh.inner.size(), boxes.size() - 1);
   const std::vector<int> all = check_subtree(bvh, 0);
@@ -137,6 +150,42 @@ TEST(LinearBvh, QueriesReturnExactlyTheOverlappingBoxes) {
   const std::vector<int> near = bvh_hits(bvh, box_at(0.1 + 1e-12, 0.1, 0.1, 0.0));
   EXPECT_TRUE(std::count(near.begin(), near.end(), 3001) == 1 && std::count(near.begin(), near.end(), 3000) == 0);
   EXPECT_EQ(bvh_hits(bvh, box_at(1e300, 0.0, 0.0, 2.0)).size(), 1u);
+}
+
+// Four queries walking the tree together find, lane by lane, what each finds alone, with any
+// number of lanes in use and any lower bounds on the sorted positions.
+TEST(LinearBvh, BatchOfFourFindsWhatEachQueryFindsAlone) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 2000; ++i) boxes.push_back(box_at(u(rng), u(rng), 0.2 * u(rng), 0.04 * std::abs(u(rng))));
+  const LinearBvh bvh = build_linear_bvh(boxes);
+  std::uniform_int_distribution<int> pos(-1, 1999);
+  std::size_t total = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int count = 1 + trial % 4;
+    std::array<Aabb, 4> q;
+    std::array<const Aabb*, 4> qp{};
+    std::array<FloatAabb, 4> fq{};
+    std::array<int, 4> after{};
+    for (int k = 0; k < count; ++k) {
+      q[k] = box_at(u(rng), u(rng), 0.2 * u(rng), 0.1 * std::abs(u(rng)));
+      qp[k] = &q[k];
+      fq[k] = outward_float_box(q[k]);
+      after[k] = trial % 3 ? pos(rng) : -1;
+    }
+    std::array<std::vector<int>, 4> batch_hits;
+    linear_bvh_query_batch(bvh, QueryBatch(qp, fq, count), after, [&](int k, int j) { batch_hits[k].push_back(j); });
+    for (int k = 0; k < count; ++k) {
+      std::vector<int> alone;
+      linear_bvh_query(bvh, q[k], after[k], [&](int j) { alone.push_back(j); });
+      std::sort(alone.begin(), alone.end());
+      std::sort(batch_hits[k].begin(), batch_hits[k].end());
+      EXPECT_EQ(batch_hits[k], alone) << "trial " << trial << " lane " << k;
+      total += alone.size();
+    }
+  }
+  EXPECT_GT(total, 1000u);
 }
 
 TEST(LinearBvh, SelfPairsOncePerPairAndSortedByFirst) {

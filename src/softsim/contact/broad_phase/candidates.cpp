@@ -1,5 +1,6 @@
 #include "softsim/contact/broad_phase/candidates.hpp"
 
+#include <array>
 #include <stdexcept>
 
 #include "softsim/contact/broad_phase/box_pairs.hpp"
@@ -20,6 +21,18 @@ PairList box_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& ta
   throw std::invalid_argument("unknown broad phase method");
 }
 
+// Vertex ids of every primitive as compact rows: the exclusion test (CollisionMesh::excluded_*)
+// reads them for every overlapping pair, one cache line per primitive instead of one per column
+// of the index matrix.
+template <int K>
+std::vector<std::array<int, K>> id_rows(const MatXi& simplices) {
+  std::vector<std::array<int, K>> rows(static_cast<std::size_t>(simplices.rows()));
+  parallel_for(rows.size(), [&](std::size_t i) {
+    for (int k = 0; k < K; ++k) rows[i][k] = simplices(static_cast<Eigen::Index>(i), k);
+  });
+  return rows;
+}
+
 Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows* V1,
                            double radius, BroadPhaseMethod method, bool with_edge_edge = true) {
   if (V0.rows() != mesh.num_total_vertices() || V0.cols() != mesh.dim ||
@@ -28,13 +41,21 @@ Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, cons
   Candidates c;
   const std::vector<Aabb> vb = vertex_boxes(V0, V1, mesh.vertices, radius);
   const std::vector<Aabb> eb = primitive_boxes(V0, V1, mesh.edges, radius);
+  const std::vector<std::array<int, 2>> edges = id_rows<2>(mesh.edges);
   if (mesh.dim == 3) {
     const std::vector<Aabb> fb = primitive_boxes(V0, V1, mesh.faces, radius);
-    c.vertex_face = box_pairs(vb, fb, false, method, [&](int v, int f) { return mesh.excluded_vertex_face(v, f); });
+    const std::vector<std::array<int, 3>> faces = id_rows<3>(mesh.faces);
+    c.vertex_face = box_pairs(vb, fb, false, method, [&](int v, int f) {
+      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], faces[static_cast<std::size_t>(f)].data(), 3);
+    });
     if (with_edge_edge)
-      c.edge_edge = box_pairs(eb, eb, true, method, [&](int a, int b) { return mesh.excluded_edge_edge(a, b); });
+      c.edge_edge = box_pairs(eb, eb, true, method, [&](int a, int b) {
+        return mesh.excluded_edge_pair(edges[static_cast<std::size_t>(a)].data(), edges[static_cast<std::size_t>(b)].data());
+      });
   } else {
-    c.vertex_edge = box_pairs(vb, eb, false, method, [&](int v, int e) { return mesh.excluded_vertex_edge(v, e); });
+    c.vertex_edge = box_pairs(vb, eb, false, method, [&](int v, int e) {
+      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], edges[static_cast<std::size_t>(e)].data(), 2);
+    });
   }
   return c;
 }

@@ -6,13 +6,20 @@
 // sort. Inner boxes are single precision, rounded outwards (twice as many per cache line, still
 // conservative); leaves keep the exact double boxes, so reported pairs are exactly the pairs
 // whose double boxes overlap, as with every other method.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace softsim {
 
@@ -61,8 +68,11 @@ inline bool overlaps(const FloatAabb& a, const FloatAabb& b) {
          b.lo[1] <= a.hi[1] && a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
 }
 
-struct LinearBvhNode {  // 32 bytes: two per cache line
-  FloatAabb box;
+// An inner node holds its children's boxes, so that a visit reads one cache line and tests
+// both children without touching them.
+struct alignas(64) LinearBvhNode {
+  FloatAabb left_box;
+  FloatAabb right_box;
   // Children: >= 0 an inner node, < 0 the leaf at sorted position ~child. The node covers a
   // range of sorted positions [first, last] split at gamma: the left child covers [first,
   // gamma], the right one [gamma + 1, last] and has index gamma + 1 as a leaf or inner node
@@ -74,9 +84,10 @@ inline int child_position(int child) { return child < 0 ? ~child : child; }
 
 struct LinearBvh {
   std::vector<LinearBvhNode> inner;  // n - 1 inner nodes; inner[0] is the root (n >= 2)
+  FloatAabb root_box{};              // the box of everything
   std::vector<int> order;            // sorted position -> primitive index
   std::vector<Aabb> leaf_boxes;      // exact boxes, in sorted order
-  std::vector<FloatAabb> leaf_float_boxes;  // the same rounded outwards (tested first)
+  std::vector<FloatAabb> leaf_float_boxes;  // the same rounded outwards
   Aabb frame;                        // the box of the centres: the Morton codes' frame
 
   std::size_t size() const { return order.size(); }
@@ -97,11 +108,10 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, const FloatAabb& 
     if (overlaps(query, bvh.leaf_boxes[0])) visit(bvh.order[0]);
     return;
   }
-  if (!overlaps(float_query, bvh.inner[0].box)) return;
+  if (!overlaps(float_query, bvh.root_box)) return;
   auto leaf_hit = [&](int leaf) {
     const auto s = static_cast<std::size_t>(leaf);
-    if (overlaps(float_query, bvh.leaf_float_boxes[s]) && overlaps(query, bvh.leaf_boxes[s]))
-      visit(bvh.order[s]);
+    if (overlaps(query, bvh.leaf_boxes[s])) visit(bvh.order[s]);
   };
   // Every node on the stack has leaves after `after`: the root does, a right child has its
   // parent's last leaf, and a left child is entered only if position(right) - 1 > after. A
@@ -112,17 +122,13 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, const FloatAabb& 
   while (true) {
     const LinearBvhNode& m = bvh.inner[static_cast<std::size_t>(node)];
     int descend = -1;
-    if (child_position(m.right) - 1 > after) {
-      if (m.left < 0) {
-        if (~m.left > after) leaf_hit(~m.left);
-      } else if (overlaps(float_query, bvh.inner[static_cast<std::size_t>(m.left)].box)) {
-        descend = m.left;
-      }
+    if (child_position(m.right) - 1 > after && overlaps(float_query, m.left_box)) {
+      if (m.left >= 0) descend = m.left;
+      else if (~m.left > after) leaf_hit(~m.left);
     }
-    if (m.right < 0) {
-      leaf_hit(~m.right);
-    } else if (overlaps(float_query, bvh.inner[static_cast<std::size_t>(m.right)].box)) {
-      if (descend < 0) descend = m.right;
+    if (overlaps(float_query, m.right_box)) {
+      if (m.right < 0) leaf_hit(~m.right);
+      else if (descend < 0) descend = m.right;
       else stack[top++] = m.right;
     }
     if (descend >= 0) node = descend;
@@ -135,6 +141,111 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, const FloatAabb& 
 template <class Visit>
 void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, int after, Visit&& visit) {
   linear_bvh_query(bvh, query, outward_float_box(query), after, visit);
+}
+
+// Up to four queries at once, best consecutive along the curve so that they walk mostly the
+// same nodes: each node's box is tested against the four query boxes in one 4-wide compare and
+// entered if any of them overlaps it; only the lanes that overlapped go down with it. Calls
+// visit(lane, primitive) for every hit of lane k with sorted position > after[k].
+class QueryBatch {
+ public:
+  static constexpr int kLanes = 4;
+  QueryBatch(const std::array<const Aabb*, kLanes>& queries, const std::array<FloatAabb, kLanes>& float_queries,
+             int count)
+      : queries_(queries), count_(count) {
+    for (int d = 0; d < 3; ++d)
+      for (int k = 0; k < kLanes; ++k) {
+        // Padding lanes get an empty box: they overlap nothing.
+        lo_[d][k] = k < count ? float_queries[k].lo[d] : std::numeric_limits<float>::infinity();
+        hi_[d][k] = k < count ? float_queries[k].hi[d] : -std::numeric_limits<float>::infinity();
+      }
+  }
+  int count() const { return count_; }
+  const Aabb& query(int k) const { return *queries_[k]; }
+  // Bit k set when lane k's box overlaps `box`.
+  int overlap_mask(const FloatAabb& box) const {
+#if defined(__SSE2__)
+    __m128 m = _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[0]), _mm_loadu_ps(hi_[0])),
+                          _mm_cmple_ps(_mm_loadu_ps(lo_[0]), _mm_set1_ps(box.hi[0])));
+    for (int d = 1; d < 3; ++d)
+      m = _mm_and_ps(m, _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[d]), _mm_loadu_ps(hi_[d])),
+                                   _mm_cmple_ps(_mm_loadu_ps(lo_[d]), _mm_set1_ps(box.hi[d]))));
+    return _mm_movemask_ps(m);
+#else
+    int mask = 0;
+    for (int k = 0; k < kLanes; ++k) {
+      bool o = true;
+      for (int d = 0; d < 3; ++d) o = o && box.lo[d] <= hi_[d][k] && lo_[d][k] <= box.hi[d];
+      mask |= int(o) << k;
+    }
+    return mask;
+#endif
+  }
+
+ private:
+  std::array<const Aabb*, kLanes> queries_;
+  int count_;
+  alignas(16) float lo_[3][kLanes];
+  alignas(16) float hi_[3][kLanes];
+};
+
+template <class Visit>
+void linear_bvh_query_batch(const LinearBvh& bvh, const QueryBatch& batch,
+                            const std::array<int, QueryBatch::kLanes>& after, Visit&& visit) {
+  const int n = static_cast<int>(bvh.size());
+  // Lanes still wanting leaves at sorted positions up to `last`: after[k] < last.
+  auto lanes_before = [&](int last) {
+    int mask = 0;
+    for (int k = 0; k < batch.count(); ++k) mask |= int(after[k] < last) << k;
+    return mask;
+  };
+  auto leaf_hits = [&](int leaf, int mask) {
+    const auto s = static_cast<std::size_t>(leaf);
+    for (int k = 0; k < batch.count(); ++k)
+      if ((mask >> k & 1) && leaf > after[k] && overlaps(batch.query(k), bvh.leaf_boxes[s])) visit(k, bvh.order[s]);
+  };
+  if (n == 0) return;
+  if (n == 1) {
+    leaf_hits(0, batch.overlap_mask(bvh.leaf_float_boxes[0]));
+    return;
+  }
+  int root_mask = batch.overlap_mask(bvh.root_box) & lanes_before(n - 1);
+  if (!root_mask) return;
+  // Every (node, mask) on the stack: the lanes in mask overlap the node and want some of its
+  // leaves (see linear_bvh_query for why a right child needs no check).
+  std::pair<int, int> stack[128];
+  int top = 0;
+  int node = 0, mask = root_mask;
+  while (true) {
+    const LinearBvhNode& m = bvh.inner[static_cast<std::size_t>(node)];
+    int next = -1, next_mask = 0;
+    if (const int hit = mask & lanes_before(child_position(m.right) - 1) & batch.overlap_mask(m.left_box)) {
+      if (m.left < 0) {
+        leaf_hits(~m.left, hit);
+      } else {
+        next = m.left;
+        next_mask = hit;
+      }
+    }
+    if (const int hit = mask & batch.overlap_mask(m.right_box)) {
+      if (m.right < 0) {
+        leaf_hits(~m.right, hit);
+      } else if (next < 0) {
+        next = m.right;
+        next_mask = hit;
+      } else {
+        stack[top++] = {m.right, hit};
+      }
+    }
+    if (next >= 0) {
+      node = next;
+      mask = next_mask;
+    } else if (top > 0) {
+      std::tie(node, mask) = stack[--top];
+    } else {
+      break;
+    }
+  }
 }
 
 }  // namespace softsim

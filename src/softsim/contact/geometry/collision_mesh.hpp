@@ -43,19 +43,26 @@ struct CollisionMesh {
   // sharing a vertex, and pairs of two static primitives (no DOFs: nothing to do). Arguments
   // are primitive indices (vertex index into `vertices`, edge/face row).
   bool excluded_vertex_face(int v, int f) const {
-    const int g = vertices[v];
-    if (g == faces(f, 0) || g == faces(f, 1) || g == faces(f, 2)) return true;
-    return is_static_vertex(g) && is_static_vertex(faces(f, 0));
+    const int ids[3] = {faces(f, 0), faces(f, 1), faces(f, 2)};
+    return excluded_point_simplex(vertices[v], ids, 3);
   }
   bool excluded_vertex_edge(int v, int e) const {
-    const int g = vertices[v];
-    if (g == edges(e, 0) || g == edges(e, 1)) return true;
-    return is_static_vertex(g) && is_static_vertex(edges(e, 0));
+    const int ids[2] = {edges(e, 0), edges(e, 1)};
+    return excluded_point_simplex(vertices[v], ids, 2);
   }
   bool excluded_edge_edge(int a, int b) const {
-    const int a0 = edges(a, 0), a1 = edges(a, 1), b0 = edges(b, 0), b1 = edges(b, 1);
-    if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return true;
-    return is_static_vertex(a0) && is_static_vertex(b0);
+    const int ea[2] = {edges(a, 0), edges(a, 1)}, eb[2] = {edges(b, 0), edges(b, 1)};
+    return excluded_edge_pair(ea, eb);
+  }
+  // The same rules on global vertex ids: point g against a simplex of k vertices, two edges.
+  bool excluded_point_simplex(int g, const int* ids, int k) const {
+    for (int i = 0; i < k; ++i)
+      if (g == ids[i]) return true;
+    return is_static_vertex(g) && is_static_vertex(ids[0]);
+  }
+  bool excluded_edge_pair(const int* a, const int* b) const {
+    if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) return true;
+    return is_static_vertex(a[0]) && is_static_vertex(b[0]);
   }
 };
 
