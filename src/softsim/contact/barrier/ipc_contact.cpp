@@ -22,6 +22,7 @@ struct IpcContact::Data : TermData {
     VecX x0, p;
     Candidates candidates;
   } ccd;
+  mutable Workspace work;
 };
 
 IpcContact::IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions& options)
@@ -69,18 +70,20 @@ Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
   return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
 
-IpcContact::ActiveStencils IpcContact::active_stencils(const VertexRows& V, const Candidates& candidates) const {
-  const std::vector<ContactStencil> all = candidate_stencils(mesh_, candidates);
-  std::vector<double> s(all.size());
-  parallel_for(all.size(), [&](std::size_t i) { s[i] = distance_squared(all[i], V); });
+void IpcContact::active_stencils(const VertexRows& V, const Candidates& candidates, Workspace& w) const {
+  candidate_stencils(mesh_, candidates, w.candidates);
+  w.distances.resize(w.candidates.size());
+  parallel_for(w.candidates.size(), [&](std::size_t i) { w.distances[i] = distance_squared(w.candidates[i], V); });
   const double shat = reach() * reach();
-  ActiveStencils active;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (s[i] < shat) {
-      active.stencils.push_back(all[i]);
-      active.s.push_back(s[i]);
+  ActiveStencils& active = w.active;
+  active.stencils.clear();
+  active.s.clear();
+  active.multiplicity.clear();
+  for (std::size_t i = 0; i < w.candidates.size(); ++i)
+    if (w.distances[i] < shat) {
+      active.stencils.push_back(w.candidates[i]);
+      active.s.push_back(w.distances[i]);
     }
-  return active;
 }
 
 namespace {
@@ -91,26 +94,28 @@ double mollifier_threshold(const ContactStencil& st, const VertexRows& X) {
 }
 }  // namespace
 
-VertexRows IpcContact::mollifier_rest_positions(const ActiveStencils& active) const {
-  const bool any_edge_edge = std::any_of(active.stencils.begin(), active.stencils.end(),
+const VertexRows& IpcContact::mollifier_rest_positions(Workspace& w) const {
+  const bool any_edge_edge = std::any_of(w.active.stencils.begin(), w.active.stencils.end(),
                                          [](const ContactStencil& st) { return st.kind == StencilKind::edge_edge; });
-  return any_edge_edge ? mesh_.positions(model_.rest_positions) : VertexRows();
+  if (any_edge_edge && w.rest.rows() == 0) w.rest = mesh_.positions(model_.rest_positions);
+  return w.rest;
 }
 
-void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
+void IpcContact::compact(const VertexRows& V, Workspace& w) const {
+  ActiveStencils& active = w.active;
   const std::size_t n = active.size();
-  const VertexRows X = mollifier_rest_positions(active);
-  std::vector<ContactStencil> reduced(n);
+  const VertexRows& X = mollifier_rest_positions(w);
+  w.reduced.resize(n);
   parallel_for(n, [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
     if (st.kind == StencilKind::edge_edge) {
       auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
       if (edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) < 1.0) {
-        reduced[i] = st;
+        w.reduced[i] = st;
         return;
       }
     }
-    reduced[i] = closest_features(st, V);
+    w.reduced[i] = closest_features(st, V);
   });
   // Merged in order of first appearance, so the result does not depend on the thread count.
   struct Key {
@@ -127,42 +132,45 @@ void IpcContact::compact(const VertexRows& V, ActiveStencils& active) const {
   };
   std::unordered_map<Key, int, KeyHash> index;
   index.reserve(n);
-  ActiveStencils merged;
+  ActiveStencils& merged = w.merged;
+  merged.stencils.clear();
+  merged.s.clear();
+  merged.multiplicity.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    const auto [it, inserted] = index.try_emplace(Key{reduced[i].kind, reduced[i].ids}, static_cast<int>(merged.size()));
+    const auto [it, inserted] = index.try_emplace(Key{w.reduced[i].kind, w.reduced[i].ids}, static_cast<int>(merged.size()));
     if (!inserted) {
       ++merged.multiplicity[it->second];
       continue;
     }
-    merged.stencils.push_back(reduced[i]);
+    merged.stencils.push_back(w.reduced[i]);
     merged.s.push_back(active.s[i]);
     merged.multiplicity.push_back(1);
   }
-  active = std::move(merged);
+  std::swap(w.active, w.merged);
 }
 
-std::vector<double> IpcContact::barrier_values(const VertexRows& V, const ActiveStencils& active) const {
-  const VertexRows X = mollifier_rest_positions(active);
-  std::vector<double> values(active.size());
+void IpcContact::barrier_values(const VertexRows& V, Workspace& w) const {
+  const ActiveStencils& active = w.active;
+  const VertexRows& X = mollifier_rest_positions(w);
+  w.values.resize(active.size());
   parallel_for(active.size(), [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
     const double k = active.multiplicity.empty() ? 1.0 : active.multiplicity[i];
     const double b = barrier_of(active.s[i]).value;
     if (st.kind != StencilKind::edge_edge) {
-      values[i] = k * b;
+      w.values[i] = k * b;
       return;
     }
     auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };
-    values[i] = k * (edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) * b);
+    w.values[i] = k * (edge_edge_mollifier_value(at(0), at(1), at(2), at(3), mollifier_threshold(st, X)) * b);
   });
-  return values;
 }
 
-std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, const ActiveStencils& active,
-                                                          bool project_psd) const {
-  const VertexRows X = mollifier_rest_positions(active);
+void IpcContact::barrier_terms(const VertexRows& V, Workspace& w, bool project_psd) const {
+  const ActiveStencils& active = w.active;
+  const VertexRows& X = mollifier_rest_positions(w);
   const int dim = mesh_.dim;
-  return evaluate_stencils(active.size(), [&](std::size_t i, ContactStencilTerm& t) {
+  evaluate_stencils(active.size(), w.terms, [&](std::size_t i, ContactStencilTerm& t) {
     const ContactStencil& st = active.stencils[i];
     const auto bar = compose_barrier(barrier_of(active.s[i]), distance_squared_derivatives(st, V));
     if (st.kind == StencilKind::edge_edge) {
@@ -190,23 +198,25 @@ std::vector<ContactStencilTerm> IpcContact::barrier_terms(const VertexRows& V, c
 double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
   const Data& data = ctx.data.of<Data>(this);
+  Workspace& w = data.work;
   const VertexRows V = mesh_.positions(x);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  ActiveStencils active = active_stencils(V, candidates_near(&data, x));
-  compact(V, active);
+  active_stencils(V, candidates_near(&data, x), w);
+  compact(V, w);
   const double weight = out.weight * data.kappa;
   if (!derivatives) {
+    barrier_values(V, w);
     double total = 0.0;  // summed in stencil order, as scatter_stencils does
-    for (double value : barrier_values(V, active)) {
+    for (double value : w.values) {
       if (!std::isfinite(value)) return std::numeric_limits<double>::infinity();
       total += weight * value;
     }
     return total;
   }
   const bool project = out.dynamic_hessian && out.project_psd;
-  return scatter_stencils(barrier_terms(V, active, project),
-                          [&](std::size_t i) -> const ContactStencil& { return active.stencils[i]; }, mesh_.dim,
-                          mesh_.num_dof_vertices, weight, out);
+  barrier_terms(V, w, project);
+  return scatter_stencils(w.terms, [&](std::size_t i) -> const ContactStencil& { return w.active.stencils[i]; },
+                          mesh_.dim, mesh_.num_dof_vertices, weight, out);
 }
 
 double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
@@ -253,15 +263,20 @@ double IpcContact::min_distance(const Data* data, const VecX& x) const {
 }
 
 int IpcContact::active_pairs(const VecX& x) const {
-  return static_cast<int>(active_stencils(mesh_.positions(x), candidates_near(nullptr, x)).size());
+  Workspace w;
+  active_stencils(mesh_.positions(x), candidates_near(nullptr, x), w);
+  return static_cast<int>(w.active.size());
 }
 
 void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
   const VertexRows V = mesh_.positions(x);
-  ActiveStencils active = active_stencils(V, candidates_near(&data, x));
-  compact(V, active);
-  const std::vector<ContactStencilTerm> terms = barrier_terms(V, active, false);
+  Workspace& w = data.work;
+  active_stencils(V, candidates_near(&data, x), w);
+  compact(V, w);
+  barrier_terms(V, w, false);
+  const ActiveStencils& active = w.active;
+  const std::vector<ContactStencilTerm>& terms = w.terms;
   const int dim = mesh_.dim;
   VecX gB = VecX::Zero(x.size());
   const bool any = !terms.empty();

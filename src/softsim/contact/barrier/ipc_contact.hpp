@@ -75,21 +75,33 @@ class IpcContact : public Energy {
     std::vector<int> multiplicity;  // after compact(): how many candidates each stencil stands for
     std::size_t size() const { return stencils.size(); }
   };
-  ActiveStencils active_stencils(const VertexRows& V, const Candidates& candidates) const;
+  // Buffers of one evaluation. The solver's ModelData keeps one (in Data) for every call of
+  // every iteration and step, so their capacity settles at the largest contact set seen and
+  // evaluations stop allocating; calls without data use a fresh one.
+  struct Workspace {
+    std::vector<ContactStencil> candidates;  // every candidate's stencil
+    std::vector<double> distances;           // and its squared distance
+    ActiveStencils active, merged;
+    std::vector<ContactStencil> reduced;
+    std::vector<double> values;
+    std::vector<ContactStencilTerm> terms;
+    VertexRows rest;  // the mollifier's rest positions, gathered once
+  };
+  // Fills w.active from the candidates.
+  void active_stencils(const VertexRows& V, const Candidates& candidates, Workspace& w) const;
   // Each active stencil reduced to the features that realise its distance (a point-triangle pair
   // closest at an edge acts on 3 vertices, at a vertex on 2), and equal reduced stencils merged
   // into one with their multiplicity (ipc-toolkit does the same), so that the Hessian holds only
   // the entries the physics has. Edge-edge pairs whose mollifier is active keep their 4
   // vertices: the mollifier depends on all of them. The energy is unchanged (up to round-off).
-  void compact(const VertexRows& V, ActiveStencils& active) const;
-  // The rest positions the edge-edge mollifier's threshold reads, gathered only when an
-  // edge-edge stencil is active (empty otherwise).
-  VertexRows mollifier_rest_positions(const ActiveStencils& active) const;
-  // The barrier (without kappa) of each active stencil at V: values alone, or with gradient and
-  // Hessian (PSD-projected when asked).
-  std::vector<double> barrier_values(const VertexRows& V, const ActiveStencils& active) const;
-  std::vector<ContactStencilTerm> barrier_terms(const VertexRows& V, const ActiveStencils& active,
-                                                bool project_psd) const;
+  void compact(const VertexRows& V, Workspace& w) const;
+  // The rest positions the edge-edge mollifier's threshold reads (the model's: gathered on the
+  // first call that has an active edge-edge stencil, then kept).
+  const VertexRows& mollifier_rest_positions(Workspace& w) const;
+  // The barrier (without kappa) of each stencil of w.active at V: values alone (w.values), or
+  // with gradient and Hessian, PSD-projected when asked (w.terms).
+  void barrier_values(const VertexRows& V, Workspace& w) const;
+  void barrier_terms(const VertexRows& V, Workspace& w, bool project_psd) const;
   void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 

@@ -34,6 +34,12 @@ DistanceDerivatives<12> padded(const DistanceDerivatives<N>& d) {
 
 std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const Candidates& c) {
   std::vector<ContactStencil> stencils;
+  candidate_stencils(mesh, c, stencils);
+  return stencils;
+}
+
+void candidate_stencils(const CollisionMesh& mesh, const Candidates& c, std::vector<ContactStencil>& stencils) {
+  stencils.clear();
   stencils.reserve(c.size());
   for (const auto& [v, f] : c.vertex_face)
     stencils.push_back(ContactStencil::point_triangle(mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
@@ -41,7 +47,6 @@ std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const 
     stencils.push_back(ContactStencil::edge_edge(mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
   for (const auto& [v, e] : c.vertex_edge)
     stencils.push_back(ContactStencil::point_edge(mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
-  return stencils;
 }
 
 ContactStencil closest_features(const ContactStencil& s, const VertexRows& V) {

@@ -47,6 +47,8 @@ struct ContactStencil {
 // The broad phase's candidate pairs as stencils (point-triangle and edge-edge in 3D, point-edge
 // in 2D), in the candidate lists' order.
 std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const Candidates& candidates);
+// The same into `out` (cleared first; its capacity is reused).
+void candidate_stencils(const CollisionMesh& mesh, const Candidates& candidates, std::vector<ContactStencil>& out);
 
 // Position of the stencil's vertex a (rows of V: CollisionMesh::positions).
 template <int D>

@@ -6,6 +6,7 @@
 // evaluations). Vertices without DOFs (global id >= num_dof_vertices: static obstacle vertices)
 // are skipped.
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "softsim/contact/stencil/contact_stencil.hpp"
@@ -27,12 +28,23 @@ struct ContactStencilTerm {
 
 // Projects the used block of the term's Hessian to positive semi-definite.
 inline void project_stencil_hessian(ContactStencilTerm& t, int num_coordinates) {
-  if (num_coordinates == 12) {
-    project_psd(t.hess);
-  } else {
-    Eigen::MatrixXd h = t.hess.topLeftCorner(num_coordinates, num_coordinates);
+  // Fixed sizes for the stencils there are (2D: 4, 6; 3D: 6, 9, 12): no allocation per term.
+  auto project_block = [&](auto size) {
+    constexpr int n = decltype(size)::value;
+    Eigen::Matrix<double, n, n> h = t.hess.template topLeftCorner<n, n>();
     project_psd(h);
-    t.hess.topLeftCorner(num_coordinates, num_coordinates) = h;
+    t.hess.template topLeftCorner<n, n>() = h;
+  };
+  switch (num_coordinates) {
+    case 12: project_psd(t.hess); break;
+    case 9: project_block(std::integral_constant<int, 9>()); break;
+    case 6: project_block(std::integral_constant<int, 6>()); break;
+    case 4: project_block(std::integral_constant<int, 4>()); break;
+    default: {
+      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12> h = t.hess.topLeftCorner(num_coordinates, num_coordinates);
+      project_psd(h);
+      t.hess.topLeftCorner(num_coordinates, num_coordinates) = h;
+    }
   }
 }
 
@@ -55,9 +67,18 @@ inline void add_stencil_to_outputs(const ContactStencil& s, int dim, int num_dof
 
 // Evaluates `count` stencils in parallel, evaluate(i, term).
 template <class Evaluate>
+void evaluate_stencils(std::size_t count, std::vector<ContactStencilTerm>& terms, Evaluate&& evaluate) {
+  // Into `terms`, whose capacity is reused: evaluate must set value, grad and hess.
+  terms.resize(count);
+  parallel_for(count, [&](std::size_t i) {
+    terms[i].active = true;
+    evaluate(i, terms[i]);
+  });
+}
+template <class Evaluate>
 std::vector<ContactStencilTerm> evaluate_stencils(std::size_t count, Evaluate&& evaluate) {
-  std::vector<ContactStencilTerm> terms(count);
-  parallel_for(count, [&](std::size_t i) { evaluate(i, terms[i]); });
+  std::vector<ContactStencilTerm> terms;
+  evaluate_stencils(count, terms, evaluate);
   return terms;
 }
 
