@@ -7,6 +7,7 @@
 #include "softsim/contact/distance/point_edge.hpp"
 #include "softsim/contact/distance/point_point.hpp"
 #include "softsim/contact/distance/point_triangle.hpp"
+#include "softsim/core/parallel.hpp"
 
 namespace softsim {
 
@@ -39,14 +40,21 @@ std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const 
 }
 
 void candidate_stencils(const CollisionMesh& mesh, const Candidates& c, std::vector<ContactStencil>& stencils) {
-  stencils.clear();
-  stencils.reserve(c.size());
-  for (const auto& [v, f] : c.vertex_face)
-    stencils.push_back(ContactStencil::point_triangle(mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)));
-  for (const auto& [a, b] : c.edge_edge)
-    stencils.push_back(ContactStencil::edge_edge(mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1)));
-  for (const auto& [v, e] : c.vertex_edge)
-    stencils.push_back(ContactStencil::point_edge(mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1)));
+  // Vertex-face, then edge-edge, then vertex-edge, each in candidate order (filled in parallel).
+  const std::size_t nf = c.vertex_face.size(), ne = c.edge_edge.size();
+  stencils.resize(c.size());
+  parallel_for(stencils.size(), [&](std::size_t i) {
+    if (i < nf) {
+      const auto& [v, f] = c.vertex_face[i];
+      stencils[i] = ContactStencil::point_triangle(mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2));
+    } else if (i < nf + ne) {
+      const auto& [a, b] = c.edge_edge[i - nf];
+      stencils[i] = ContactStencil::edge_edge(mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1));
+    } else {
+      const auto& [v, e] = c.vertex_edge[i - nf - ne];
+      stencils[i] = ContactStencil::point_edge(mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1));
+    }
+  });
 }
 
 ContactStencil closest_features(const ContactStencil& s, const VertexRows& V) {

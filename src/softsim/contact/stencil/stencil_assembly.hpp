@@ -48,19 +48,31 @@ inline void project_stencil_hessian(ContactStencilTerm& t, int num_coordinates) 
   }
 }
 
-// Adds weight x one stencil's gradient and Hessian to the outputs.
-inline void add_stencil_to_outputs(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
-                                   const ContactStencilTerm& t, const AssemblyOutputs& out) {
+// Adds weight x one stencil's gradient to the outputs' gradient.
+inline void add_stencil_gradient(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
+                                 const ContactStencilTerm& t, VecX& gradient) {
+  for (int a = 0; a < s.num_vertices; ++a)
+    if (s.ids[a] < num_dof_vertices) gradient.segment(s.ids[a] * dim, dim) += weight * t.grad.segment(a * dim, dim);
+}
+
+// Number of Hessian triplets of one stencil: dim^2 per pair of its vertices with DOFs.
+inline std::size_t stencil_triplet_count(const ContactStencil& s, int dim, int num_dof_vertices) {
+  std::size_t k = 0;
+  for (int a = 0; a < s.num_vertices; ++a) k += s.ids[a] < num_dof_vertices;
+  return k * k * static_cast<std::size_t>(dim * dim);
+}
+
+// Writes weight x one stencil's Hessian as triplets from `dst` on (stencil_triplet_count of them).
+inline void write_stencil_hessian(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
+                                  const ContactStencilTerm& t, Triplet* dst) {
   const int k = s.num_vertices;
   for (int a = 0; a < k; ++a) {
     if (s.ids[a] >= num_dof_vertices) continue;
-    if (out.gradient) out.gradient->segment(s.ids[a] * dim, dim) += weight * t.grad.segment(a * dim, dim);
-    if (!out.dynamic_hessian) continue;
     for (int b = 0; b < k; ++b) {
       if (s.ids[b] >= num_dof_vertices) continue;
       for (int r = 0; r < dim; ++r)
         for (int c = 0; c < dim; ++c)
-          out.dynamic_hessian->emplace_back(s.ids[a] * dim + r, s.ids[b] * dim + c, weight * t.hess(a * dim + r, b * dim + c));
+          *dst++ = Triplet(s.ids[a] * dim + r, s.ids[b] * dim + c, weight * t.hess(a * dim + r, b * dim + c));
     }
   }
 }
@@ -88,13 +100,28 @@ std::vector<ContactStencilTerm> evaluate_stencils(std::size_t count, Evaluate&& 
 template <class StencilOf>
 double scatter_stencils(const std::vector<ContactStencilTerm>& terms, StencilOf&& stencil, int dim,
                         int num_dof_vertices, double weight, const AssemblyOutputs& out) {
+  // Values and gradient in order (cheap); the Hessian's triplets, most of the work, are written
+  // in parallel at offsets counted here, in the same order as a serial loop would append them.
   double total = 0.0;
+  std::vector<std::size_t> offset(out.dynamic_hessian ? terms.size() : 0);
+  std::size_t end = out.dynamic_hessian ? out.dynamic_hessian->size() : 0;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const ContactStencilTerm& t = terms[i];
     if (!t.active) continue;
     if (!std::isfinite(t.value)) return std::numeric_limits<double>::infinity();
     total += weight * t.value;
-    add_stencil_to_outputs(stencil(i), dim, num_dof_vertices, weight, t, out);
+    if (out.gradient) add_stencil_gradient(stencil(i), dim, num_dof_vertices, weight, t, *out.gradient);
+    if (out.dynamic_hessian) {
+      offset[i] = end;
+      end += stencil_triplet_count(stencil(i), dim, num_dof_vertices);
+    }
+  }
+  if (out.dynamic_hessian) {
+    std::vector<Triplet>& triplets = *out.dynamic_hessian;
+    triplets.resize(end);
+    parallel_for(terms.size(), [&](std::size_t i) {
+      if (terms[i].active) write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], triplets.data() + offset[i]);
+    });
   }
   return total;
 }
