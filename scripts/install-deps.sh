@@ -8,6 +8,7 @@ PACKAGES=(
   libeigen3-dev
   libsuitesparse-dev libopenblas-dev libmetis-dev
   libtbb-dev
+  libspectra-dev
   libcli11-dev nlohmann-json3-dev
   libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
