@@ -6,6 +6,7 @@
 #include "softsim/integrate/dirk.hpp"
 #include "softsim/integrate/generalized_alpha.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
+#include "softsim/integrate/exponential/exponential_stepper.hpp"
 #include "softsim/integrate/static_solve.hpp"
 #include "softsim/integrate/subdividing_stepper.hpp"
 
@@ -37,6 +38,12 @@ bool is_one_step(IntegratorType type) {
   return type == T::backward_euler || type == T::trapezoidal || type == T::tr_bdf2 || type == T::sdirk2;
 }
 
+bool is_exponential(IntegratorType type) {
+  using T = IntegratorType;
+  return type == T::ere || type == T::siere || type == T::beere || type == T::bdf2ere || type == T::sbdf2ere ||
+         type == T::str_sbdf2ere;
+}
+
 namespace {
 
 std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOptions& options) {
@@ -57,6 +64,12 @@ std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOpt
     case T::static_equilibrium: return std::make_unique<StaticStepper>(model, options);
     case T::forward_euler: return std::make_unique<ExplicitEulerStepper>(model, false);
     case T::symplectic_euler: return std::make_unique<ExplicitEulerStepper>(model, true);
+    case T::ere:
+    case T::siere:
+    case T::beere:
+    case T::bdf2ere:
+    case T::sbdf2ere:
+    case T::str_sbdf2ere: return std::make_unique<ExponentialStepper>(model, options);
   }
   throw std::invalid_argument("unknown integrator");
 }

@@ -18,6 +18,9 @@ struct StepResult {
   double residual = 0.0;  // the solver's final scaled step (m/s for dynamics), NaN if n/a
   std::string failure;
   int substeps = 1;  // > 1 when the step was cut back (SubdividingStepper)
+  // Exponential integrators: the largest Krylov dimension of the step's phi_1 product (ERE), or
+  // the size 2s of the subspace matrix (the additive methods); 0 for the others.
+  int krylov_dimension = 0;
   double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0, factorization_ms = 0.0;  // see NewtonResult
 
   void accumulate(const NewtonResult& r);
@@ -39,7 +42,9 @@ class Stepper {
 // The time integrators (integrator.type; docs/integrators.md).
 enum class IntegratorType {
   forward_euler, symplectic_euler, backward_euler, static_equilibrium, trapezoidal, bdf2, tr_bdf2, sdirk2,
-  newmark, generalized_alpha
+  newmark, generalized_alpha,
+  // Exponential Rosenbrock-Euler and the additive exponential methods (Ascher et al. 2022, sec. 3.5).
+  ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere
 };
 template <>
 struct EnumNames<IntegratorType> {
@@ -48,7 +53,8 @@ struct EnumNames<IntegratorType> {
       {T::forward_euler, "forward_euler"}, {T::symplectic_euler, "symplectic_euler"},
       {T::backward_euler, "backward_euler"}, {T::static_equilibrium, "static"}, {T::trapezoidal, "trapezoidal"},
       {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::newmark, "newmark"},
-      {T::generalized_alpha, "generalized_alpha"}};
+      {T::generalized_alpha, "generalized_alpha"}, {T::ere, "ere"}, {T::siere, "siere"}, {T::beere, "beere"},
+      {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}};
 };
 
 // How an implicit stage is posed: minimise its incremental potential (Ascher et al. 2022,
@@ -71,6 +77,32 @@ struct EnumNames<NonlinearSolver> {
                                                         {T::inexact_newton, "inexact_newton"}};
 };
 
+// How the two-step and two-stage additive methods (bdf2ere, sbdf2ere, str_sbdf2ere) treat their
+// difference ("history") terms u0 - u_-1 and u_1/2 - u0: on the complement of the modal subspace
+// only, the subspace advancing by the exponential flow (softsim's default: a mode inside the
+// subspace is integrated exactly, as by ERE), or on the full state as Ascher et al. 2022 print
+// eqs. 22, 23 and 27 (first order, and it amplifies the subspace modes: docs/integrators.md).
+enum class SubspaceHistory { complement, full };
+template <>
+struct EnumNames<SubspaceHistory> {
+  static constexpr std::pair<SubspaceHistory, const char*> table[] = {{SubspaceHistory::complement, "complement"},
+                                                                      {SubspaceHistory::full, "full"}};
+};
+
+// The exponential integrators' settings (integrator.exponential in a scene; docs/integrators.md).
+struct ExponentialOptions {
+  // s, the number of lowest modes K x = lambda M x integrated exponentially by the additive
+  // methods (siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere); 0 makes them their plain difference
+  // method (SI, BE, BDF2, SBDF2, STR-SBDF2).
+  int modes = 10;
+  // Steps between two eigen-decompositions: 0 = once, at the first step's start; 1 = every step
+  // (the default: soft bodies change their modes as they deform, docs/integrators.md).
+  int refresh_every = 1;
+  double krylov_tolerance = 1e-8;  // ERE's phi_1 product: relative error over the step
+  int krylov_max_dimension = 30;   // Arnoldi vectors per sub-step
+  SubspaceHistory history = SubspaceHistory::complement;
+};
+
 struct StepperOptions {
   IntegratorType type = IntegratorType::backward_euler;
   NewtonOptions newton;
@@ -89,9 +121,12 @@ struct StepperOptions {
   // A failed step of a one-step integrator is retried as halves, down to h / 2^max_step_halvings
   // (subdividing_stepper.hpp); 0 disables the cutback.
   int max_step_halvings = 3;
+  ExponentialOptions exponential;
 };
 
 std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options);
+// ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere (integrate/exponential/).
+bool is_exponential(IntegratorType type);
 // One-step methods, whose failed steps can be retried as shorter ones (their state is (x, v, t)).
 bool is_one_step(IntegratorType type);
 
