@@ -2,6 +2,8 @@
 // A 2-DOF nonlinear spring pendulum as a tiny Model: vertex 0 fixed at the origin, vertex 1
 // (mass 1) on a MassSpring<2> edge of rest length 1, under gravity, released horizontally. Plus
 // an RK4 reference for it (lumped mass, so M^-1 is exact).
+#include <gtest/gtest.h>
+
 #include <memory>
 
 #include "softsim/fem/mass_spring.hpp"
@@ -67,6 +69,22 @@ inline State rk4_reference(const Model& model, State s, double end, int steps) {
   }
   s.t = end;
   return s;
+}
+
+// Error (max norm over x and v) at t = end of `steps` equal steps of the stepper made by options
+// from the pendulum's initial state, against a reference state; every step must converge.
+inline double pendulum_error(const Model& model, const StepperOptions& options, double end, int steps,
+                             const State& reference) {
+  auto stepper = make_stepper(model, options);
+  State s = initial_state(model);
+  const double h = end / steps;
+  for (int i = 0; i < steps; ++i) {
+    const StepResult r = stepper->step(s, h);
+    EXPECT_TRUE(r.converged) << stepper->name() << ": " << r.failure << " step " << i << " its "
+                             << r.newton_iterations << " residual " << r.residual;
+    if (!r.converged) break;
+  }
+  return std::max((s.x - reference.x).lpNorm<Eigen::Infinity>(), (s.v - reference.v).lpNorm<Eigen::Infinity>());
 }
 
 }  // namespace softsim::test

@@ -27,16 +27,7 @@ double run_error(const std::string& type, bool semi_implicit, int steps, const S
   options.newton.tolerance = 1e-7;  // m/s; far below the discretisation errors measured
   options.newton.gradient_tolerance = 1e-13;
   options.newton.project_psd = false;
-  auto stepper = make_stepper(*model, options);
-  State s = test::initial_state(*model);
-  const double h = kEnd / steps;
-  for (int i = 0; i < steps; ++i) {
-    const StepResult r = stepper->step(s, h);
-    EXPECT_TRUE(r.converged) << type << ": " << r.failure << " step " << i << " its " << r.newton_iterations
-                             << " residual " << r.residual;
-    if (!r.converged) break;
-  }
-  return std::max((s.x - reference.x).lpNorm<Eigen::Infinity>(), (s.v - reference.v).lpNorm<Eigen::Infinity>());
+  return test::pendulum_error(*model, options, kEnd, steps, reference);
 }
 
 double measured_order(const std::string& type, bool semi_implicit, int coarse_steps, const Variant& variant = {}) {

@@ -12,6 +12,12 @@ void read_integrator(const JsonReader& i, Scene& scene) {
   integ.newmark_beta = i.number("beta", integ.newmark_beta, 0.0, 0.5, true);
   integ.newmark_gamma = i.number("gamma", integ.newmark_gamma, 0.0, 1.0, true);
   integ.rho_inf = i.number("rho_inf", integ.rho_inf, 0.0, 1.0);
+  ExponentialOptions& e = integ.exponential;
+  e.modes = i.integer("modes", e.modes, 0, 100000);
+  e.refresh_every = i.integer("refresh_every", e.refresh_every, 0, 1000000000);
+  e.krylov_tolerance = i.positive("krylov_tolerance", e.krylov_tolerance);
+  e.krylov_max_dimension = i.integer("krylov_max_dimension", e.krylov_max_dimension, 2, 1000);
+  e.history = i.choice("history", e.history);
   i.finish();
 }
 

@@ -52,7 +52,8 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   if (!root.has("bodies")) root.fail("bodies", "missing; a scene needs at least one body");
   scene.bodies = read_bodies(root.child("bodies"), dim);
   if (root.has("obstacles")) scene.obstacles = read_obstacles(root.child("obstacles"), dim);
-  if (root.has("contact")) scene.contact = read_contact(root.child("contact"), scene);
+  scene.given.contact = root.has("contact");
+  if (scene.given.contact) scene.contact = read_contact(root.child("contact"), scene);
   if (root.has("output")) scene.output = read_output(root.child("output"), scene);
   root.finish();
   apply_scene_rules(scene);

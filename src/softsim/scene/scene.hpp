@@ -59,6 +59,7 @@ struct Scene {
   struct Given {
     std::optional<StageForm> form;  // integrator.form
     bool tolerance = false;         // solver.tolerance
+    bool contact = false;           // a contact section
   } given;
 
   // The file's name for messages ("(default scene)" for the built-in one).

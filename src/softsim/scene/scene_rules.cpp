@@ -24,6 +24,21 @@ void apply_scene_rules(Scene& scene) {
                                    scene.source()));
     if (integ.nonlinear_solver == NonlinearSolver::projected_newton) integ.nonlinear_solver = NonlinearSolver::damped_newton;
   }
+  // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
+  // for contact is an error; one that says nothing about it gets no self-contact.
+  if (is_exponential(integ.type)) {
+    const char* method = name_of(integ.type);
+    if (!scene.obstacles.empty())
+      throw InputError(fmt::format("{}: integrator.type: \"{}\" does not support obstacles (contact): the exponential "
+                                   "integrators have no step filter to keep contact intersection-free; use "
+                                   "backward_euler, bdf2, tr_bdf2 or sdirk2",
+                                   scene.source(), method));
+    if (scene.given.contact && scene.contact.enabled)
+      throw InputError(fmt::format("{}: integrator.type: \"{}\" does not support contact: set contact.enabled to "
+                                   "false, or use backward_euler, bdf2, tr_bdf2 or sdirk2",
+                                   scene.source(), method));
+    scene.contact.enabled = false;
+  }
   // Newton's velocity criterion must resolve the stick-slip velocity, or a body that should
   // start sliding from rest stops after one tiny step: unless solver.tolerance is given, it is at
   // most eps_v / 10 when friction is on.

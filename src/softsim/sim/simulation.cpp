@@ -91,7 +91,7 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
 
   std::ofstream stats(options.out_dir / "stats.csv");
   if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
-  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms"
+  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms,krylov_dim"
         << tracker.header() << '\n';
   Progress progress(steps, scene.dt, options.quiet);
 
@@ -110,7 +110,7 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     const double min_distance = min_contact_distance(model, stepper->data(), state.x);
     stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
           << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
-          << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << tracker.row(state.x) << '\n';
+          << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << ',' << r.krylov_dimension << tracker.row(state.x) << '\n';
     stats.flush();
     if (!finite) {
       report.status = RunStatus::Failed;

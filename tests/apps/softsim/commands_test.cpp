@@ -170,7 +170,7 @@ TEST(Run, TinyBoxWritesCompleteOutputs) {
 
   const auto stats = lines_of(read_text(out / "stats.csv"));
   ASSERT_EQ(stats.size(), 4u) << read_text(out / "stats.csv");
-  EXPECT_EQ(stats[0], "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms");
+  EXPECT_EQ(stats[0], "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms,krylov_dim");
   for (int i = 1; i <= 3; ++i) EXPECT_EQ(stats[i].rfind(std::to_string(i) + ",", 0), 0u) << stats[i];
 
   const fs::path frames = out / "frames";
