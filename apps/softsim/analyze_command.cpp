@@ -67,7 +67,8 @@ void write_svg(const std::string& path, const std::string& title, const std::vec
 }  // namespace
 
 int analyze_damping_command(const AnalyzeOptions& o) {
-  DampingMethod method{*value_named<IntegratorType>(o.method), o.beta, o.gamma, o.rho_inf};
+  DampingMethod method{*value_named<IntegratorType>(o.method), o.beta, o.gamma, o.rho_inf, o.subspace == "inside",
+                       *value_named<SubspaceHistory>(o.history)};
   const std::vector<double> z = parse_points(o.range, o.at, o.points);
   std::vector<double> d;
   fmt::print("omega_h,d_over_omega\n");

@@ -45,7 +45,21 @@ void Commands::add_all(CLI::App& app) {
   damping->add_option("--beta", analyze_.beta, "Newmark beta")->capture_default_str();
   damping->add_option("--gamma", analyze_.gamma, "Newmark gamma")->capture_default_str();
   damping->add_option("--rho-inf", analyze_.rho_inf, "Generalized-alpha rho_inf")->capture_default_str();
+  damping->add_option("--subspace", analyze_.subspace,
+                      "Additive exponential methods: the mode inside or outside the modal subspace")
+      ->check(CLI::IsMember({"inside", "outside"}))
+      ->capture_default_str();
+  damping->add_option("--history", analyze_.history,
+                      "bdf2ere, sbdf2ere, str_sbdf2ere: difference terms on the subspace's complement or the full state")
+      ->check(CLI::IsMember(softsim::names_of<softsim::SubspaceHistory>()))
+      ->capture_default_str();
   damping->callback([this] { chosen_ = [this] { return analyze_damping_command(analyze_); }; });
+  auto* modes = analyze->add_subcommand("modes", "Lowest modes K x = lambda M x of a scene at rest (CSV, VTU, SVG)");
+  modes->add_option("scene", modes_.scene, "Scene file (JSON)")->required();
+  modes->add_option("--count", modes_.count, "Number of modes s")->check(CLI::PositiveNumber)->capture_default_str();
+  modes->add_option("--out", modes_.out, "Directory for modes.csv and the mode shapes mode_NNN_<body>.vtu");
+  modes->add_option("--plot", modes_.plot, "Also write an SVG plot of the spectrum");
+  modes->callback([this] { chosen_ = [this] { return analyze_modes_command(modes_); }; });
 }
 
 int Commands::execute() { return chosen_ ? chosen_() : 2; }

@@ -13,6 +13,13 @@ struct AnalyzeOptions {
   std::string method = "backward_euler", range = "0.01:100", at, plot;
   int points = 100;
   double beta = 0.25, gamma = 0.5, rho_inf = 0.5;
+  std::string subspace = "outside";  // additive exponential methods: the mode inside / outside the subspace
+  std::string history = "complement";  // bdf2ere, sbdf2ere, str_sbdf2ere (SubspaceHistory)
+};
+
+struct ModesOptions {
+  std::string scene, out, plot;
+  int count = 20;
 };
 
 class Commands {
@@ -33,6 +40,7 @@ class Commands {
   int info_dim_ = 3;
   // analyze damping
   AnalyzeOptions analyze_;
+  ModesOptions modes_;
   // ccd
   std::vector<std::string> ccd_files_;
   std::string ccd_type_, ccd_toi_;
@@ -42,6 +50,7 @@ int run_command(const std::string& scene, const std::string& out, std::optional<
                 int threads, bool quiet);
 int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
+int analyze_modes_command(const ModesOptions& options);
 int info_command(const std::string& mesh, int dim);
 int ccd_command(const std::vector<std::string>& files, const std::string& type, const std::string& toi_out);
 

@@ -89,5 +89,32 @@ TEST(DampingCurve, ScalarFactorsMatchTheMatrices) {
   }
 }
 
+// The exponential methods: ERE is exact on the oscillator (no numerical damping at any omega h),
+// the additive methods are exact for a mode inside the subspace and their difference method for a
+// mode outside. With the history terms on the full state, as Ascher et al. 2022 print eqs. 22-23
+// and 27, a subspace mode grows (d < 0): measured d/omega = -0.096 (bdf2ere) and -0.017
+// (str_sbdf2ere) at omega h = 0.1.
+TEST(DampingCurve, ExponentialMethods) {
+  using T = IntegratorType;
+  for (double z : {0.01, 0.3, 1.0, 5.0}) {
+    EXPECT_NEAR(damping_ratio({T::ere}, z), 0.0, 1e-9) << z;
+    for (T t : {T::siere, T::beere, T::bdf2ere, T::sbdf2ere, T::str_sbdf2ere}) {
+      DampingMethod inside{t};
+      inside.in_subspace = true;
+      EXPECT_NEAR(damping_ratio(inside, z), 0.0, 1e-9) << name_of(t) << " " << z;
+    }
+    EXPECT_NEAR(damping_ratio({T::siere}, z), damping_ratio({T::backward_euler}, z), 1e-12);
+    EXPECT_NEAR(damping_ratio({T::beere}, z), damping_ratio({T::backward_euler}, z), 1e-12);
+    EXPECT_NEAR(damping_ratio({T::bdf2ere}, z), damping_ratio({T::bdf2}, z), 1e-12);
+    EXPECT_NEAR(damping_ratio({T::str_sbdf2ere}, z), damping_ratio({T::tr_bdf2}, z), 1e-12);
+  }
+  for (T t : {T::bdf2ere, T::str_sbdf2ere}) {
+    DampingMethod printed{t};
+    printed.in_subspace = true;
+    printed.history = SubspaceHistory::full;
+    EXPECT_LT(damping_ratio(printed, 0.1), -0.01) << name_of(t) << ": the printed form amplifies subspace modes";
+  }
+}
+
 }  // namespace
 }  // namespace softsim

@@ -31,6 +31,22 @@ MatX alpha_matrix(const AlphaParameters& p, double z) {
   return L.inverse() * R;
 }
 
+// exp(k A) for A = [[0, 1], [-omega^2, 0]] (h = 1, omega = z): the exact flow over k steps.
+Mat2 exact_flow(double z, double k) {
+  Mat2 E;
+  E << std::cos(k * z), std::sin(k * z) / z, -z * std::sin(k * z), std::cos(k * z);
+  return E;
+}
+
+// (u1, u0) -> (u2, u1) for u2 = P u1 + Q u0.
+MatX two_step(const Mat2& P, const Mat2& Q) {
+  MatX B = MatX::Zero(4, 4);
+  B.block<2, 2>(0, 0) = P;
+  B.block<2, 2>(0, 2) = Q;
+  B.block<2, 2>(2, 0) = Mat2::Identity();
+  return B;
+}
+
 }  // namespace
 
 MatX amplification_matrix(const DampingMethod& method, double z) {
@@ -60,11 +76,25 @@ MatX amplification_matrix(const DampingMethod& method, double z) {
     case T::bdf2: {
       // (u1, u0) -> (u2, u1): u2 = (I - 2/3 A)^{-1} (4 u1 - u0) / 3.
       const Mat2 S = stage(A, 2.0 / 3.0);
-      MatX B = MatX::Zero(4, 4);
-      B.block<2, 2>(0, 0) = S * (4.0 / 3.0);
-      B.block<2, 2>(0, 2) = S * (-1.0 / 3.0);
-      B.block<2, 2>(2, 0) = I;
-      return B;
+      return two_step(S * (4.0 / 3.0), S * (-1.0 / 3.0));
+    }
+    // On u' = A u, h phi_1(h A) F(u) = (e^{hA} - I) u.
+    case T::ere: return exact_flow(z, 1.0);
+    case T::siere:
+    case T::beere: return method.in_subspace ? exact_flow(z, 1.0) : stage(A, 1.0);
+    case T::bdf2ere:
+    case T::sbdf2ere:
+      if (!method.in_subspace) return amplification_matrix(DampingMethod{T::bdf2}, z);
+      if (method.history == SubspaceHistory::complement) return exact_flow(z, 1.0);
+      // As printed (eqs. 22-23 with H = 0): u2 = (4 u1 - u0)/3 + 2/3 (e^A - I) u1.
+      return two_step((4.0 * I + 2.0 * (exact_flow(z, 1.0) - I)) / 3.0, -I / 3.0);
+    case T::str_sbdf2ere: {
+      const Mat2 half = stage(A, 0.25) * (I + 0.25 * A);  // eq. 27a, all modes
+      if (!method.in_subspace) return stage(A, 1.0 / 3.0) * ((4.0 * half - I) / 3.0);
+      // complement: the subspace mode flows exactly from u_1/2 over h/2; as printed (eqs. 27b-c
+      // with H = 0): u1 = u1/2 + (u1/2 - u0)/3 + 2/3 (e^{A/2} - I) u1/2.
+      if (method.history == SubspaceHistory::complement) return exact_flow(z, 0.5) * half;
+      return (4.0 * half - I) / 3.0 + 2.0 / 3.0 * (exact_flow(z, 0.5) - I) * half;
     }
     case T::newmark: return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
     case T::generalized_alpha: return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);

@@ -15,10 +15,16 @@
 namespace softsim {
 
 // Methods: forward_euler, symplectic_euler, backward_euler, trapezoidal, bdf2, tr_bdf2, sdirk2,
-// newmark (beta, gamma), generalized_alpha (rho_inf). Throws std::invalid_argument otherwise.
+// newmark (beta, gamma), generalized_alpha (rho_inf), and the exponential ones: ere (exact on a
+// linear problem: d = 0) and the additive methods for a mode inside the modal subspace (its
+// exponential part: exact, except with history "full", where bdf2ere, sbdf2ere and str_sbdf2ere
+// combine the exponential with their difference weights) or outside it (SI = BE, BDF2, TR-BDF2).
+// Throws std::invalid_argument otherwise.
 struct DampingMethod {
   IntegratorType type = IntegratorType::backward_euler;
   double beta = 0.25, gamma = 0.5, rho_inf = 0.5;
+  bool in_subspace = false;  // additive exponential methods: the mode is one of the s modes
+  SubspaceHistory history = SubspaceHistory::complement;  // bdf2ere, sbdf2ere, str_sbdf2ere
 };
 // Every integrator but the static solve.
 std::vector<std::string> damping_method_names();
