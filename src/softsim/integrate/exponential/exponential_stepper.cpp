@@ -209,7 +209,14 @@ StepResult ExponentialStepper::step_ere(State& state, double h, const EvalContex
   KrylovPhiOptions ko;
   ko.tolerance = options_.exponential.krylov_tolerance;
   ko.max_dimension = options_.exponential.krylov_max_dimension;
-  const KrylovPhiResult r = phi1_action(J, F, h, ko);
+  KrylovPhiResult r;
+  try {
+    r = phi1_action(J, F, h, ko);
+  } catch (const std::runtime_error& e) {  // non-finite products, too many sub-steps
+    result.converged = false;
+    result.failure = std::string("ERE: ") + e.what();
+    return result;
+  }
   costs_.krylov_ms += ms_since(t);
   state.x += r.value.head(n);
   state.v += r.value.tail(n);
