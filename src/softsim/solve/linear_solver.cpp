@@ -62,6 +62,7 @@ class IterativeSolver : public LinearSolver {
  public:
   IterativeSolver(std::string name, bool spd) : name_(std::move(name)), spd_(spd) { solver_.setTolerance(1e-8); }
   std::string name() const override { return name_; }
+  bool iterative() const override { return true; }
   bool requires_spd() const override { return spd_; }
   void set_tolerance(double tol) override { solver_.setTolerance(tol); }
   bool compute(const SparseMat& A) override {

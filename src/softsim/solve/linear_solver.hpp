@@ -18,6 +18,8 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   virtual std::string name() const = 0;
+  // True for the Krylov solvers (their solves are approximate, to the tolerance).
+  virtual bool iterative() const { return false; }
   // True when the solver requires a symmetric positive (semi-)definite matrix.
   virtual bool requires_spd() const { return true; }
   // Prepares for solves with A (factorization, or preconditioner set-up). Returns false when A is

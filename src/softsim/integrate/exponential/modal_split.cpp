@@ -1,11 +1,13 @@
 #include "softsim/integrate/exponential/modal_split.hpp"
 
 #include "softsim/integrate/exponential/phi_dense.hpp"
+#include "softsim/solve/inexact_newton.hpp"
 
 namespace softsim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
+constexpr double kCorrectionTolerance = 1e-10;  // relative residual of the corrected system (iterative solvers)
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 }  // namespace
 
@@ -20,11 +22,12 @@ bool ModalSplit::prepare(const SparseMat& K, const MatX& X, double c) {
   X_ = X;
   c_ = c;
   auto t = Clock::now();
-  SparseMat A = (c * c) * K;
-  if (system_.has_damping()) A += c * system_.damping();
-  model.add_mass_to(A, 1.0);
-  model.boundary.reduce_hessian(A);
-  if (!solver_->compute(A)) return false;
+  // A is a member: the iterative solvers keep a reference to the matrix they were computed on.
+  A_ = (c * c) * K;
+  if (system_.has_damping()) A_ += c * system_.damping();
+  model.add_mass_to(A_, 1.0);
+  model.boundary.reduce_hessian(A_);
+  if (!solver_->compute(A_)) return false;
   costs.factorization_ms += ms_since(t);
 
   t = Clock::now();
@@ -45,14 +48,20 @@ bool ModalSplit::prepare(const SparseMat& K, const MatX& X, double c) {
     DX = system_.damping() * X;
     system_.mask_rows(DX);
   }
-  MatX Y(X.rows(), 2 * s);
-  Y << U_, W;
+  Y_.resize(X.rows(), 2 * s);
+  Y_ << U_, W;
   Z_.resize(X.rows(), 2 * s);
   Z_ << -c * DX - (c * c) * W + (c * c) * U_ * S, -(c * c) * U_;
+  if (solver_->iterative()) {  // matrix-free products of A + Y Z^T in solve()
+    inverse_diagonal_ = A_.diagonal() + (Y_.cwiseProduct(Z_)).rowwise().sum();
+    inverse_diagonal_ = inverse_diagonal_.cwiseInverse();
+    costs.smw_ms += ms_since(t);
+    return true;
+  }
   AY_.resize(X.rows(), 2 * s);
   for (int j = 0; j < 2 * s; ++j) {
     VecX y;
-    if (!solver_->solve(Y.col(j), y)) return false;
+    if (!solver_->solve(Y_.col(j), y)) return false;
     system_.mask(y);
     AY_.col(j) = y;
   }
@@ -110,7 +119,19 @@ bool ModalSplit::solve(const VecX& r_q, const VecX& r_v, VecX& dq, VecX& dv) {
   t = Clock::now();
   VecX Qdv = dv;
   if (X_.cols() > 0) {
-    dv -= AY_ * capacitance_.solve(Z_.transpose() * dv);
+    if (solver_->iterative()) {
+      // D^-1 (A + Y Z^T) dv = D^-1 rhs from dv = A^-1 rhs.
+      const auto apply = [this](const VecX& x, VecX& out) {
+        out = inverse_diagonal_.cwiseProduct(A_ * x + Y_ * (Z_.transpose() * x));
+      };
+      double residual = 0.0;
+      costs.correction_iterations +=
+          bicgstab(apply, inverse_diagonal_.cwiseProduct(rhs), dv, kCorrectionTolerance, 10000, &residual);
+      if (!(residual <= 10.0 * kCorrectionTolerance)) return false;
+      system_.mask(dv);
+    } else {
+      dv -= AY_ * capacitance_.solve(Z_.transpose() * dv);
+    }
     Qdv = dv - X_ * (U_.transpose() * dv);
   }
   dq = r_q + c_ * Qdv;

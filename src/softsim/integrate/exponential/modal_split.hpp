@@ -14,8 +14,11 @@
 //    and M + c Q^T D + c^2 Q^T K Q = A + Y Z^T with the sparse A = M + c D + c^2 K and a rank-2s
 //    correction (eq. 26): U = M X, W = K X, S = X^T K X,
 //      Y = [U, W],  Z = [-c D X - c^2 W + c^2 U S, -c^2 U],
-//    solved by Sherman-Morrison-Woodbury on A's factorization: 2s extra solves per factorization
-//    and a 2s x 2s dense system. With s = 0 this is the semi-implicit (SI) step of eq. 6.
+//    solved by Sherman-Morrison-Woodbury on A's factorization with the direct solvers: 2s extra
+//    solves per factorization and a 2s x 2s dense system. With the iterative solvers the
+//    corrected operator is applied matrix-free, (A + Y Z^T) x = A x + Y (Z^T x) (Ascher et al.
+//    2022, sec. 3.5.2), by Jacobi-scaled BiCGSTAB (it is not symmetric) started from the
+//    preconditioned solve with A. With s = 0 this is the semi-implicit (SI) step of eq. 6.
 #include <Eigen/LU>
 #include <chrono>
 #include <memory>
@@ -29,6 +32,8 @@ namespace softsim {
 struct SplitCosts {
   double factorization_ms = 0.0;  // A = M + c D + c^2 K assembled and factorized
   double smw_ms = 0.0;            // A^-1 Y and the 2s x 2s capacitance matrix, and their use per solve
+                                  // (iterative solvers: the matrix-free BiCGSTAB correction)
+  int correction_iterations = 0;  // iterative solvers: BiCGSTAB iterations on the corrected operator
   double solve_ms = 0.0;          // the sparse solves with A of the right-hand sides
   double subspace_ms = 0.0;       // the reduced ERE product
 };
@@ -58,7 +63,9 @@ class ModalSplit {
   std::unique_ptr<LinearSolver> solver_;
   std::string solver_name_;
   const SparseMat* K_ = nullptr;
-  MatX X_, U_, AY_, Z_;
+  MatX X_, U_, Y_, AY_, Z_;
+  SparseMat A_;            // the reduced M + c D + c^2 K (also for the matrix-free products)
+  VecX inverse_diagonal_;  // iterative solvers: the Jacobi scaling of the corrected operator
   Eigen::PartialPivLU<MatX> capacitance_;
   double c_ = 0.0;
 };
