@@ -173,6 +173,23 @@ INSTANTIATE_TEST_SUITE_P(Methods, ZeroModes,
                                            Pairing{"str_sbdf2ere", "tr_bdf2", true}),
                          [](const auto& info) { return std::string(info.param.exponential); });
 
+// A change of h restarts the two-step methods with their one-step partner, as BDF2 restarts
+// with backward Euler: with s = 0 the sequence h, h, h/2, h/2, h/2 matches BDF2 step for step.
+TEST(Bdf2ere, RestartsWhenTheStepChanges) {
+  auto model = make_beam(small_linear_beam());
+  State a = moving_start(*model), b = a;
+  const State start = a;
+  auto exponential = make_stepper(*model, options_for("bdf2ere", 0));
+  StepperOptions bdf2 = options_for("bdf2");
+  bdf2.newton.project_psd = false;
+  auto difference = make_stepper(*model, bdf2);
+  for (double h : {0.1, 0.1, 0.05, 0.05, 0.05}) {
+    ASSERT_TRUE(exponential->step(a, h).converged);
+    ASSERT_TRUE(difference->step(b, h).converged);
+    EXPECT_LT(relative_difference(a, b, start), 1e-8) << "t = " << a.t;
+  }
+}
+
 // BEERE with s = 0 is backward Euler also on a nonlinear problem (large deformation of a soft
 // stable neo-Hookean beam), to the Newton tolerance.
 TEST(Beere, WithoutModesIsBackwardEulerOnANonlinearProblem) {

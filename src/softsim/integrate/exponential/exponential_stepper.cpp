@@ -63,7 +63,13 @@ StepResult ExponentialStepper::step(State& state, double h) {
       t = Clock::now();
       ModalOptions mo;
       mo.count = options_.exponential.modes;
-      modes_ = lowest_modes(K0, model_.mass_matrix(), model_.boundary.fixed_dofs(), mo);
+      try {
+        modes_ = lowest_modes(K0, model_.mass_matrix(), model_.boundary.fixed_dofs(), mo);
+      } catch (const std::runtime_error& e) {  // the step fails, the state stays at its start
+        result.converged = false;
+        result.failure = e.what();
+        return result;
+      }
       costs_.eigen_ms += ms_since(t);
       ++costs_.decompositions;
     }
@@ -72,7 +78,11 @@ StepResult ExponentialStepper::step(State& state, double h) {
     VecX q1, v1, dq, dv, e_q, e_v, h_q, h_v;
     const bool two_step = options_.type == T::bdf2ere || options_.type == T::sbdf2ere;
     T method = options_.type;
-    if (two_step && !previous_) method = method == T::bdf2ere ? T::beere : T::siere;
+    // First step, or h changed, or the state was set elsewhere: the two-step formulas assume
+    // equal consecutive steps (as bdf2.cpp).
+    const bool history_usable = previous_ && std::abs(h - previous_h_) <= 1e-12 * h &&
+                                std::abs(state.t - previous_end_) <= 1e-9 * std::max(1.0, std::abs(state.t)) + 1e-3 * h;
+    if (two_step && !history_usable) method = method == T::bdf2ere ? T::beere : T::siere;
     auto fail = [&](const std::string& why) {
       result.converged = false;
       result.failure = why;
@@ -174,6 +184,8 @@ StepResult ExponentialStepper::step(State& state, double h) {
       v1 = v0;
     }
     previous_ = std::make_pair(q0, v0);
+    previous_h_ = h;
+    previous_end_ = state.t + h;
     state.x = std::move(q1);
     state.v = std::move(v1);
   }

@@ -9,8 +9,8 @@
 //                u1 = u1/2 + (I - h/3 J_H)^-1 ((u1/2 - u0)/3 + h/3 (H + phi_1(h/2 J_G) G)(u1/2))  (eq. 27)
 // ERE's phi_1 product is a Krylov method (phi_krylov.hpp); the additive methods split F = H + G
 // on the s lowest modes (modal_split.hpp), which are computed at the first step and refreshed
-// every refresh_every steps. The two-step methods start with their one-step partner (beere,
-// siere). The nonlinear systems of beere and bdf2ere are solved by Newton's method with
+// every refresh_every steps. The two-step methods start (and restart after a change of h) with
+// their one-step partner (beere, siere). The nonlinear systems of beere and bdf2ere are solved by Newton's method with
 // (I - c J_H(u)) solved as in the semi-implicit methods.
 //
 // Contact, friction, forces without a potential and slip conditions are rejected at
@@ -60,6 +60,7 @@ class ExponentialStepper : public Stepper {
   ExponentialCosts costs_;
   int steps_ = 0;
   std::optional<std::pair<VecX, VecX>> previous_;  // u_-1 of the two-step methods
+  double previous_h_ = 0.0, previous_end_ = 0.0;    // and the step that led from it to u0
 };
 
 // Throws std::invalid_argument naming the first term or condition the exponential integrators
