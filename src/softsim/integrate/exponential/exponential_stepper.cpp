@@ -9,6 +9,7 @@ namespace softsim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
+constexpr const char* kFactorizationFailed = "the matrix M + c D + c^2 K could not be factorized";
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 }  // namespace
 
@@ -92,7 +93,7 @@ StepResult ExponentialStepper::step(State& state, double h) {
       case T::sbdf2ere: {
         const double c = method == T::siere ? h : 2.0 * h / 3.0;
         if (!split_.prepare(K0, X, c)) {
-          fail("the matrix M + c D + c^2 K could not be factorized");
+          fail(kFactorizationFailed);
           break;
         }
         split_.subspace_ere(h, v0, f0, e_q, e_v);
@@ -119,7 +120,7 @@ StepResult ExponentialStepper::step(State& state, double h) {
       case T::bdf2ere: {
         const double c = method == T::bdf2ere ? 2.0 * h / 3.0 : h;
         if (!split_.prepare(K0, X, c)) {
-          fail("the matrix M + c D + c^2 K could not be factorized");
+          fail(kFactorizationFailed);
           break;
         }
         split_.subspace_ere(h, v0, f0, e_q, e_v);
@@ -137,13 +138,13 @@ StepResult ExponentialStepper::step(State& state, double h) {
         }
         q1 = q0;
         v1 = v0;
-        newton_split(ctx, base_q, base_v, c, q1, v1, result);
+        newton_split(ctx, base_q, base_v, c, f0, a0, q1, v1, result);
         break;
       }
       case T::str_sbdf2ere: {
         // Trapezoidal half step, semi-implicit in the full space (no split): (I - h/4 J) du = h/2 F(u0).
         if (!split_.prepare(K0, MatX(q0.size(), 0), 0.25 * h)) {
-          fail("the matrix M + c D + c^2 K could not be factorized");
+          fail(kFactorizationFailed);
           break;
         }
         if (!split_.solve(0.5 * h * system_.masked(v0), 0.5 * h * a0, dq, dv)) {
@@ -157,7 +158,7 @@ StepResult ExponentialStepper::step(State& state, double h) {
         const VecX ah = system_.solve_mass(fh);
         costs_.assembly_ms += ms_since(t);
         if (!split_.prepare(Kh, X, h / 3.0)) {
-          fail("the matrix M + c D + c^2 K could not be factorized");
+          fail(kFactorizationFailed);
           break;
         }
         split_.subspace_ere(0.5 * h, vh, fh, e_q, e_v);  // h/2 phi_1(h/2 J_G) G(u1/2)
@@ -239,19 +240,22 @@ StepResult ExponentialStepper::step_ere(State& state, double h, const EvalContex
 }
 
 void ExponentialStepper::newton_split(const EvalContext& ctx, const VecX& base_q, const VecX& base_v, double c,
-                                      VecX& q, VecX& v, StepResult& result) {
+                                      VecX f, VecX a, VecX& q, VecX& v, StepResult& result) {
   const NewtonOptions& newton = options_.newton;
   const MatX& X = modes_.modes;
+  SparseMat K;  // outlives the iteration's solve (the split keeps a pointer to it)
   for (int k = 0; k < newton.max_iterations; ++k) {
-    auto t = Clock::now();
-    const SparseMat K = system_.stiffness(ctx, q);
-    const VecX f = system_.force(ctx, q, v);
-    const VecX a = system_.solve_mass(f);
-    costs_.assembly_ms += ms_since(t);
-    if (k > 0 && !split_.prepare(K, X, c)) {  // the first iterate is at u0, prepared by the caller
-      result.converged = false;
-      result.failure = "the matrix M + c D + c^2 K could not be factorized";
-      return;
+    if (k > 0) {  // the first iterate is the start, assembled and prepared by the caller
+      const auto t = Clock::now();
+      K = system_.stiffness(ctx, q);
+      f = system_.force(ctx, q, v);
+      a = system_.solve_mass(f);
+      costs_.assembly_ms += ms_since(t);
+      if (!split_.prepare(K, X, c)) {
+        result.converged = false;
+        result.failure = kFactorizationFailed;
+        return;
+      }
     }
     VecX h_q, h_v, dq, dv;
     split_.h_part(v, f, a, h_q, h_v);

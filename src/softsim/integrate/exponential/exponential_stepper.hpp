@@ -47,9 +47,10 @@ class ExponentialStepper : public Stepper {
  private:
   bool additive() const { return options_.type != IntegratorType::ere; }
   StepResult step_ere(State& state, double h, const EvalContext& ctx);
-  // Solves u = base + c H(u) by Newton from u = (q, v) (beere, bdf2ere); e is added to base.
-  void newton_split(const EvalContext& ctx, const VecX& base_q, const VecX& base_v, double c, VecX& q, VecX& v,
-                    StepResult& result);
+  // Solves u = base + c H(u) by Newton from u = (q, v) (beere, bdf2ere). The split is prepared at
+  // the start (q, v), whose force f and acceleration a are given.
+  void newton_split(const EvalContext& ctx, const VecX& base_q, const VecX& base_v, double c, VecX f, VecX a,
+                    VecX& q, VecX& v, StepResult& result);
 
   const Model& model_;
   ModelData data_;

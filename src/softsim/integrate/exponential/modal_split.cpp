@@ -12,9 +12,7 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 }  // namespace
 
 ModalSplit::ModalSplit(const SecondOrderSystem& system, const std::string& linear_solver)
-    : system_(system), solver_name_(linear_solver) {
-  solver_ = make_linear_solver(linear_solver, system.size());
-}
+    : system_(system), solver_(make_linear_solver(linear_solver, system.size())) {}
 
 bool ModalSplit::prepare(const SparseMat& K, const MatX& X, double c) {
   const Model& model = system_.model();
@@ -48,6 +46,11 @@ bool ModalSplit::prepare(const SparseMat& K, const MatX& X, double c) {
     DX = system_.damping() * X;
     system_.mask_rows(DX);
   }
+  // X is zero on fixed rows, so X^T (masked K X) = X^T K X.
+  reduced_jacobian_ = MatX::Zero(2 * s, 2 * s);
+  reduced_jacobian_.topRightCorner(s, s).setIdentity();
+  reduced_jacobian_.bottomLeftCorner(s, s) = -S;
+  reduced_jacobian_.bottomRightCorner(s, s) = -(X.transpose() * DX);
   Y_.resize(X.rows(), 2 * s);
   Y_ << U_, W;
   Z_.resize(X.rows(), 2 * s);
@@ -76,14 +79,9 @@ void ModalSplit::subspace_ere(double tau, const VecX& v, const VecX& f, VecX& e_
   e_q = VecX::Zero(system_.size());
   e_v = VecX::Zero(system_.size());
   if (s > 0) {
-    const MatX KX = (*K_) * X_;
-    MatX J = MatX::Zero(2 * s, 2 * s);
-    J.topRightCorner(s, s).setIdentity();
-    J.bottomLeftCorner(s, s) = -(X_.transpose() * KX);
-    if (system_.has_damping()) J.bottomRightCorner(s, s) = -(X_.transpose() * (system_.damping() * X_));
     VecX g(2 * s);
     g << U_.transpose() * system_.masked(v), X_.transpose() * f;
-    const VecX y = tau * phi1_times(tau * J, g);
+    const VecX y = tau * phi1_times(tau * reduced_jacobian_, g);
     e_q = X_ * y.head(s);
     e_v = X_ * y.tail(s);
   }

@@ -61,9 +61,9 @@ class ModalSplit {
  private:
   const SecondOrderSystem& system_;
   std::unique_ptr<LinearSolver> solver_;
-  std::string solver_name_;
   const SparseMat* K_ = nullptr;
   MatX X_, U_, Y_, AY_, Z_;
+  MatX reduced_jacobian_;  // J_G^r = [[0, I], [-X^T K X, -X^T D X]] (eq. 25b)
   SparseMat A_;            // the reduced M + c D + c^2 K (also for the matrix-free products)
   VecX inverse_diagonal_;  // iterative solvers: the Jacobi scaling of the corrected operator
   Eigen::PartialPivLU<MatX> capacitance_;
