@@ -3,7 +3,7 @@
 //     oscillates) at Young's moduli over three decades: time per step of ERE, SIERE (s = 10),
 //     SI and BE, and ERE's Krylov work per step (Arnoldi products with J, sub-steps, largest
 //     dimension). Fig. 4's claim: ERE's cost grows with stiffness, SIERE's stays nearly flat.
-//  2. The cost split of a SIERE step on the beam of Fig. 6 (1920 tets): eigen-decomposition
+//  2. The cost split of a SIERE step on the beam of Fig. 6 (2560 tets): eigen-decomposition
 //     (once, or every step), subspace ERE, sparse factorization, sparse solves, SMW correction,
 //     assembly; and SIERE's step time over SI's ("slightly more expensive").
 //
@@ -93,7 +93,7 @@ void swing(int steps) {
 
 void split(int steps) {
   const Scene scene = beam_scene(Eigen::Vector3i(32, 4, 4), Vec3(1.0, 0.125, 0.125), 1e5, true);
-  std::printf("\n## SIERE step cost split, beam of Fig. 6 (1920 tets), s = 10, h = 0.01, %d steps (ms per step)\n\n",
+  std::printf("\n## SIERE step cost split, beam of Fig. 6 (2560 tets), s = 10, h = 0.01, %d steps (ms per step)\n\n",
               steps);
   std::printf("| refresh | step | eigen | assembly | factorization | sparse solves | SMW | subspace ERE | SI step | SIERE/SI |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
