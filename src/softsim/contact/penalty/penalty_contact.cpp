@@ -57,23 +57,6 @@ GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V
   return V.cols() == 3 ? gap_derivatives<3>(c, V, obstacles) : gap_derivatives<2>(c, V, obstacles);
 }
 
-// Every collision vertex with DOFs against every analytic obstacle: points with d < delta.
-template <int D>
-void add_obstacle_points(const CollisionMesh& mesh, const VertexRows& V, const std::vector<AnalyticObstacle>& obstacles,
-                         double delta, std::vector<PenaltyContactPoint>& points) {
-  for (std::size_t k = 0; k < obstacles.size(); ++k)
-    for (int v : mesh.vertices) {
-      if (mesh.is_static_vertex(v)) continue;
-      const Eigen::Matrix<double, D, 1> p = V.row(v).transpose();
-      const double d = analytic_signed_distance<double, D>(obstacles[k], p);
-      if (!(d < delta)) continue;
-      PenaltyContactPoint c;
-      c.stencil = ContactStencil::point_obstacle(v, static_cast<int>(k));
-      c.d = d;
-      points.push_back(c);
-    }
-}
-
 double average_vertex_mass(const Model& model) {
   const std::vector<double> m = model.vertex_masses();
   double total = 0.0;
@@ -113,8 +96,7 @@ int PenaltyContact::stiffness_bumps(const ModelData& data) const { return data.o
 std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const {
   std::vector<PenaltyContactPoint> points;
   if (options_.between_bodies) points = surfaces_.find(V, options_.delta, options_.broad_phase);
-  if (mesh_.dim == 3) add_obstacle_points<3>(mesh_, V, obstacles_, options_.delta, points);
-  else add_obstacle_points<2>(mesh_, V, obstacles_, options_.delta, points);
+  add_obstacle_contact_points(mesh_, V, obstacles_, options_.delta, points);
   return points;
 }
 

@@ -233,4 +233,32 @@ std::vector<PenaltyContactPoint> PenaltySurfaces::find(const VertexRows& V, doub
   return all;
 }
 
+namespace {
+
+// Every collision vertex with DOFs against every analytic obstacle: points with d < delta.
+template <int D>
+void obstacle_points(const CollisionMesh& mesh, const VertexRows& V, const std::vector<AnalyticObstacle>& obstacles,
+                         double delta, std::vector<PenaltyContactPoint>& points) {
+  for (std::size_t k = 0; k < obstacles.size(); ++k)
+    for (int v : mesh.vertices) {
+      if (mesh.is_static_vertex(v)) continue;
+      const Eigen::Matrix<double, D, 1> p = V.row(v).transpose();
+      const double d = analytic_signed_distance<double, D>(obstacles[k], p);
+      if (!(d < delta)) continue;
+      PenaltyContactPoint c;
+      c.stencil = ContactStencil::point_obstacle(v, static_cast<int>(k));
+      c.d = d;
+      points.push_back(c);
+    }
+}
+
+}  // namespace
+
+void add_obstacle_contact_points(const CollisionMesh& mesh, const VertexRows& V,
+                                 const std::vector<AnalyticObstacle>& obstacles, double delta,
+                                 std::vector<PenaltyContactPoint>& points) {
+  if (mesh.dim == 3) obstacle_points<3>(mesh, V, obstacles, delta, points);
+  else obstacle_points<2>(mesh, V, obstacles, delta, points);
+}
+
 }  // namespace softsim

@@ -54,4 +54,10 @@ class PenaltySurfaces {
   int num_face_edges_ = 0;
 };
 
+// Every collision vertex with DOFs against every analytic obstacle: the points with signed
+// distance d < delta, appended to `points` (obstacle by obstacle, vertices ascending).
+void add_obstacle_contact_points(const CollisionMesh& mesh, const VertexRows& V,
+                                 const std::vector<AnalyticObstacle>& obstacles, double delta,
+                                 std::vector<PenaltyContactPoint>& points);
+
 }  // namespace softsim

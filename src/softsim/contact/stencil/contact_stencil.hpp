@@ -20,10 +20,20 @@
 #include "softsim/contact/ccd/additive_ccd.hpp"
 #include "softsim/contact/distance/derivatives.hpp"
 #include "softsim/contact/geometry/collision_mesh.hpp"
+#include "softsim/core/enum_names.hpp"
 
 namespace softsim {
 
 enum class StencilKind : std::uint8_t { point_point, point_edge, point_triangle, edge_edge, point_obstacle };
+template <>
+struct EnumNames<StencilKind> {
+  using K = StencilKind;
+  static constexpr std::pair<K, const char*> table[] = {{K::point_point, "point_point"},
+                                                        {K::point_edge, "point_edge"},
+                                                        {K::point_triangle, "point_triangle"},
+                                                        {K::edge_edge, "edge_edge"},
+                                                        {K::point_obstacle, "point_obstacle"}};
+};
 
 struct ContactStencil {
   StencilKind kind = StencilKind::point_point;
