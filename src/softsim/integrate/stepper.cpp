@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "softsim/integrate/bdf2.hpp"
+#include "softsim/integrate/constraint/constraint_stepper.hpp"
 #include "softsim/integrate/dirk.hpp"
 #include "softsim/integrate/generalized_alpha.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
@@ -77,6 +78,12 @@ std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOpt
 }  // namespace
 
 std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options) {
+  if (model.constraint_contact) {
+    if (options.type != IntegratorType::backward_euler)
+      throw std::invalid_argument(std::string("constraint contact steps with backward_euler (linearised), not '") +
+                                  name_of(options.type) + "'");
+    return std::make_unique<ConstraintStepper>(model, options);
+  }
   std::unique_ptr<Stepper> stepper = make_plain_stepper(model, options);
   // One-step methods only: BDF2 and generalized-alpha / Newmark carry state between steps that a
   // retry would have to restore; the semi-implicit variants accept their one iteration anyway.

@@ -3,13 +3,17 @@
 // it to a Newton solver; explicit ones evaluate forces. All share this interface.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "softsim/model/model.hpp"
 #include "softsim/model/state.hpp"
 #include "softsim/core/enum_names.hpp"
+#include "softsim/integrate/constraint/constraint_options.hpp"
 #include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
+
+struct ContactForce;  // integrate/constraint/corrective_motion.hpp
 
 struct StepResult {
   bool converged = true;
@@ -37,6 +41,9 @@ class Stepper {
   // What the run wrote besides the state: every term's adaptive and lagged data (the barrier
   // stiffness, frozen friction contacts, corotated rotations), for outputs and inspection.
   virtual const ModelData& data() const = 0;
+  // Constraint contact: every contact of the last step with its force (normal and tangential
+  // multipliers); null for steppers without contact multipliers.
+  virtual const std::vector<ContactForce>* contact_forces() const { return nullptr; }
 };
 
 // The time integrators (integrator.type; docs/integrators.md).
@@ -122,6 +129,9 @@ struct StepperOptions {
   // (subdividing_stepper.hpp); 0 disables the cutback.
   int max_step_halvings = 3;
   ExponentialOptions exponential;
+  // Constraint contact (contact.type "constraint", contact.constraint in a scene): the step is
+  // integrate/constraint/constraint_stepper.hpp whatever the type (backward_euler, linearised).
+  ConstraintSolveOptions constraint;
 };
 
 std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options);

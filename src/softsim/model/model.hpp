@@ -16,6 +16,8 @@
 
 namespace softsim {
 
+class ConstraintContact;  // contact/constraint/constraint_contact.hpp
+
 struct Body {
   std::string name;
   int first_vertex = 0;  // the body's vertices are [first_vertex, first_vertex + mesh rows)
@@ -96,6 +98,9 @@ class Model {
   double rayleigh_beta = 0.0;
   BoundaryConditions boundary;
   std::vector<Body> bodies;
+  // Contact resolved by Lagrange multipliers (contact.type "constraint"): not an energy term but
+  // a step of its own (integrate/constraint/); null otherwise.
+  std::shared_ptr<const ConstraintContact> constraint_contact;
 
  private:
   // Runs a step hook over the energy terms, each with the lazily evaluated gradient of the others.

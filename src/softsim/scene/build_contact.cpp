@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "softsim/contact/barrier/ipc_contact.hpp"
+#include "softsim/contact/constraint/constraint_contact.hpp"
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/contact/friction/friction_source.hpp"
 #include "softsim/contact/friction/implicit_friction.hpp"
@@ -199,44 +200,80 @@ void add_ipc_contact(Model& model, const Scene& scene) {
   add_friction(model, scene, ipc_friction_source(*ipc, friction), friction);
 }
 
-// One PenaltyContact term for every body, the static mesh obstacles and the analytic obstacles,
-// with its friction.
-void add_penalty_contact(Model& model, const Scene& scene) {
+// What penalty and constraint contact share: closest features on closed surfaces with signed
+// gaps (penalty/surfaces.hpp) between the bodies and the static mesh obstacles, the analytic
+// obstacles, and the friction groups of both.
+struct SignedGapGeometry {
+  CollisionMesh collision;
+  std::vector<double> search_radius;  // per collision-mesh body
+  std::vector<AnalyticObstacle> obstacles;
+  FrictionOptions friction;
+};
+
+// Search radius per body: given, or half the body's smallest rest extent (at least 2 gap, gap the
+// contact's distance); static meshes (often open, e.g. a ground quad) at least the largest body value.
+SignedGapGeometry signed_gap_geometry(const Model& model, const Scene& scene, double gap) {
   const int dim = model.dim();
   std::vector<Mesh> static_meshes;
   for (const ObstacleSpec& o : scene.obstacles)
     if (o.is_static_mesh()) static_meshes.push_back(load_obstacle_mesh(scene, o));
-  FrictionOptions friction = friction_options(scene, model);
+  SignedGapGeometry g;
+  g.friction = friction_options(scene, model);
+  g.collision = build_collision_mesh(model);
+  for (std::size_t k = 0, mesh = 0; k < scene.obstacles.size(); ++k) {
+    if (!scene.obstacles[k].is_static_mesh()) continue;
+    const Mesh& m = static_meshes[mesh++];
+    add_obstacle(g.collision, m.vertices, dim == 3 ? m.cells : extract_surface(m).edges);
+    if (!g.friction.vertex_group.empty())
+      g.friction.vertex_group.resize(g.friction.vertex_group.size() + m.num_vertices(),
+                                     static_cast<int>(model.bodies.size() + k));
+  }
+  const std::optional<double> given = scene.contact.search_radius;
+  double largest = 2.0 * gap;
+  for (const Body& body : model.bodies) {
+    const double r = given.value_or(std::max(2.0 * gap, half_smallest_extent(body.mesh.vertices)));
+    g.search_radius.push_back(r);
+    largest = std::max(largest, r);
+  }
+  for (const Mesh& mesh : static_meshes)
+    g.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    if (scene.obstacles[k].is_analytic()) {
+      g.obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
+      // Friction groups: bodies, then obstacles by scene index (friction_options).
+      g.friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
+    }
+  return g;
+}
+
+// One PenaltyContact term for every body, the static mesh obstacles and the analytic obstacles,
+// with its friction.
+void add_penalty_contact(Model& model, const Scene& scene) {
   PenaltyOptions options;
   options.delta = scene.contact.delta.value_or(default_contact_distance(model));
   options.kappa = scene.contact.kappa;
   options.broad_phase = scene.contact.broad_phase;
   options.between_bodies = scene.contact.enabled;
-  CollisionMesh collision = build_collision_mesh(model);
-  for (const Mesh& mesh : static_meshes)
-    add_obstacle(collision, mesh.vertices, dim == 3 ? mesh.cells : extract_surface(mesh).edges);
-  // Search radius per body: given, or half the body's smallest rest extent (at least 2 delta);
-  // static meshes (often open, e.g. a ground quad) at least the largest body value.
-  const std::optional<double> given = scene.contact.search_radius;
-  double largest = 2.0 * options.delta;
-  for (const Body& body : model.bodies) {
-    const double r = given.value_or(std::max(2.0 * options.delta, half_smallest_extent(body.mesh.vertices)));
-    options.search_radius.push_back(r);
-    largest = std::max(largest, r);
-  }
-  for (const Mesh& mesh : static_meshes)
-    options.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
-  std::vector<AnalyticObstacle> obstacles;
-  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
-    if (scene.obstacles[k].is_analytic()) {
-      obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
-      // Friction groups: bodies, then obstacles by scene index (friction_options).
-      friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
-    }
-  auto term = std::make_unique<PenaltyContact>(model, std::move(collision), std::move(obstacles), options);
+  SignedGapGeometry g = signed_gap_geometry(model, scene, options.delta);
+  options.search_radius = g.search_radius;
+  auto term = std::make_unique<PenaltyContact>(model, std::move(g.collision), std::move(g.obstacles), options);
   const PenaltyContact* penalty = term.get();
   model.add_energy(std::move(term));
-  add_friction(model, scene, penalty_friction_source(*penalty, friction), friction);
+  add_friction(model, scene, penalty_friction_source(*penalty, g.friction), g.friction);
+}
+
+// Constraint contact over the same geometry: the model's ConstraintContact, which the stepper
+// resolves (integrate/constraint/).
+void add_constraint_contact(Model& model, const Scene& scene) {
+  ConstraintContactOptions options;
+  options.detection_distance = scene.contact.detection_distance.value_or(10.0 * default_contact_distance(model));
+  options.broad_phase = scene.contact.broad_phase;
+  options.between_bodies = scene.contact.enabled;
+  SignedGapGeometry g = signed_gap_geometry(model, scene, options.detection_distance);
+  options.search_radius = g.search_radius;
+  options.friction = g.friction;
+  model.constraint_contact =
+      std::make_shared<ConstraintContact>(model, std::move(g.collision), std::move(g.obstacles), std::move(options));
 }
 
 }  // namespace
@@ -276,15 +313,19 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
 }
 
 void add_contact(Model& model, const Scene& scene) {
-  const bool penalty = scene.contact.type == ContactType::penalty;
-  if (!penalty) add_obstacle_barriers(model, scene);
   const bool mesh_obstacles = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                           [](const ObstacleSpec& o) { return o.type == ObstacleType::mesh; });
   if (mesh_obstacles && !scene.contact.enabled)
-    throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need IPC contact, which is disabled",
+    throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need contact between bodies, which is disabled",
                                  scene.source()));
-  if (penalty) add_penalty_contact(model, scene);
-  else if (scene.contact.enabled) add_ipc_contact(model, scene);
+  switch (scene.contact.type) {
+    case ContactType::constraint: add_constraint_contact(model, scene); break;
+    case ContactType::penalty: add_penalty_contact(model, scene); break;
+    case ContactType::barrier:
+      add_obstacle_barriers(model, scene);
+      if (scene.contact.enabled) add_ipc_contact(model, scene);
+      break;
+  }
 }
 
 }  // namespace softsim

@@ -10,6 +10,7 @@
 #include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/contact/friction/smoothing.hpp"
 #include "softsim/core/enum_names.hpp"
+#include "softsim/integrate/constraint/constraint_options.hpp"
 #include "softsim/scene/body_spec.hpp"
 
 namespace softsim {
@@ -39,13 +40,14 @@ struct ObstacleSpec {
   bool is_static_mesh() const { return type == ObstacleType::mesh && !velocity; }
 };
 
-// The contact model: IPC barrier and CCD (Li et al. 2020), or the cubic penalty on signed gaps
-// (Larionov et al. 2022, sec. 3.2). Constraint contact is to join them (docs/architecture.md).
-enum class ContactType { barrier, penalty };
+// The contact model: IPC barrier and CCD (Li et al. 2020), the cubic penalty on signed gaps
+// (Larionov et al. 2022, sec. 3.2), or Lagrange multipliers with exact Coulomb friction resolved
+// by projected Gauss-Seidel and the recursive corrective motion (Zeng & Courtecuisse 2023).
+enum class ContactType { barrier, penalty, constraint };
 template <>
 struct EnumNames<ContactType> {
-  static constexpr std::pair<ContactType, const char*> table[] = {{ContactType::barrier, "barrier"},
-                                                                  {ContactType::penalty, "penalty"}};
+  static constexpr std::pair<ContactType, const char*> table[] = {
+      {ContactType::barrier, "barrier"}, {ContactType::penalty, "penalty"}, {ContactType::constraint, "constraint"}};
 };
 
 // Friction lagged (a potential of contacts frozen at the step start, IPC) or fully implicit (a
@@ -66,7 +68,9 @@ struct ContactSpec {
   BroadPhaseMethod broad_phase = BroadPhaseMethod::Auto;
   double thickness = 0.0;  // m: minimum separation kept between surfaces (shells)
   std::optional<double> delta;          // penalty: thickness tolerance (m); default as dhat
-  std::optional<double> search_radius;  // penalty: m; default per body (docs/scene-format.md)
+  std::optional<double> search_radius;  // penalty, constraint: m; default per body (docs/scene-format.md)
+  std::optional<double> detection_distance;  // constraint: m; default 1e-2 of the bounding-box diagonal
+  ConstraintSolveOptions constraint;         // constraint: contact.constraint
   struct Friction {
     double mu = 0.0;
     double eps_v = 1e-3;  // m/s (stick-slip velocity threshold)

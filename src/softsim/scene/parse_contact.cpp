@@ -50,8 +50,11 @@ std::vector<ObstacleSpec> read_obstacles(const JsonReader& list, int dim) {
 
 namespace {
 
-ContactSpec::Friction read_friction(const JsonReader& f, const Scene& scene) {
+ContactSpec::Friction read_friction(const JsonReader& f, const Scene& scene, ContactType type) {
   ContactSpec::Friction fr;
+  if (type == ContactType::constraint)
+    for (const char* key : {"eps_v", "mode", "iterations", "smoothing"})
+      if (f.has(key)) f.fail(key, "applies to contact.type \"barrier\" and \"penalty\" (constraint contact's friction is the exact Coulomb law)");
   fr.mu = f.number("mu", fr.mu, 0.0);
   fr.eps_v = f.positive("eps_v", fr.eps_v);
   fr.mode = f.choice("mode", fr.mode);
@@ -86,17 +89,35 @@ ContactSpec::Friction read_friction(const JsonReader& f, const Scene& scene) {
   return fr;
 }
 
+ConstraintSolveOptions read_constraint(const JsonReader& r) {
+  ConstraintSolveOptions o;
+  o.newton_iterations = r.integer("newton_iterations", o.newton_iterations, 1, 1000);
+  o.update = r.choice("update", o.update);
+  o.pgs.max_iterations = r.integer("pgs_iterations", o.pgs.max_iterations, 1, 100000000);
+  o.pgs.tolerance = r.number("pgs_tolerance", o.pgs.tolerance, 0.0);
+  r.finish();
+  return o;
+}
+
 }  // namespace
 
 ContactSpec read_contact(const JsonReader& c, const Scene& scene) {
   ContactSpec contact;
   contact.enabled = c.boolean("enabled", contact.enabled);
   contact.type = c.choice("type", contact.type);
-  const bool penalty = contact.type == ContactType::penalty;
+  const bool penalty = contact.type == ContactType::penalty, barrier = contact.type == ContactType::barrier,
+             constraint = contact.type == ContactType::constraint;
   for (const char* key : {"dhat", "barrier", "thickness"})
-    if (penalty && c.has(key)) c.fail(key, "applies to contact.type \"barrier\" (penalty contact uses \"delta\")");
-  for (const char* key : {"delta", "search_radius"})
-    if (!penalty && c.has(key)) c.fail(key, "applies to contact.type \"penalty\"");
+    if (!barrier && c.has(key))
+      c.fail(key, penalty ? "applies to contact.type \"barrier\" (penalty contact uses \"delta\")"
+                          : "applies to contact.type \"barrier\" (constraint contact uses \"detection_distance\")");
+  if (!penalty && c.has("delta")) c.fail("delta", "applies to contact.type \"penalty\"");
+  if (barrier && c.has("search_radius")) c.fail("search_radius", "applies to contact.type \"penalty\" and \"constraint\"");
+  for (const char* key : {"detection_distance", "constraint"})
+    if (!constraint && c.has(key)) c.fail(key, "applies to contact.type \"constraint\"");
+  if (constraint && c.has("kappa")) c.fail("kappa", "applies to contact.type \"barrier\" and \"penalty\" (constraint contact has no stiffness)");
+  if (c.has("detection_distance")) contact.detection_distance = c.positive("detection_distance", 1e-2);
+  if (c.has("constraint")) contact.constraint = read_constraint(c.child("constraint"));
   if (c.has("delta")) contact.delta = c.positive("delta", 1e-3);
   if (c.has("search_radius")) contact.search_radius = c.positive("search_radius", 1.0);
   if (c.has("dhat")) contact.dhat = c.positive("dhat", 1e-3);
@@ -105,7 +126,7 @@ ContactSpec read_contact(const JsonReader& c, const Scene& scene) {
   contact.broad_phase =
       c.choice("broad_phase", contact.broad_phase, {BroadPhaseMethod::Auto, BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH, BroadPhaseMethod::LinearBVH});
   contact.thickness = c.number("thickness", contact.thickness, 0.0);
-  if (c.has("friction")) contact.friction = read_friction(c.child("friction"), scene);
+  if (c.has("friction")) contact.friction = read_friction(c.child("friction"), scene, contact.type);
   c.finish();
   return contact;
 }

@@ -39,6 +39,24 @@ void apply_scene_rules(Scene& scene) {
                                    scene.source(), method));
     scene.contact.enabled = false;
   }
+  // Constraint contact is a step of its own (integrate/constraint/): the linearised backward Euler
+  // step with contact multipliers, 3D, on potentials whose Hessian is assembled.
+  if (scene.contact.type == ContactType::constraint) {
+    if (scene.dim != 3)
+      throw InputError(fmt::format("{}: contact.type: \"constraint\" is 3D only (a 2D contact has one tangent)",
+                                   scene.source()));
+    if (integ.type != IntegratorType::backward_euler)
+      throw InputError(fmt::format("{}: integrator.type: \"{}\" cannot step constraint contact: it steps with "
+                                   "\"backward_euler\" (linearised, Zeng & Courtecuisse 2023)",
+                                   scene.source(), name_of(integ.type)));
+    for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+      if (!scene.bodies[b].volume_penalties.empty())
+        throw InputError(fmt::format("{}: bodies[{}].volume_penalty: not supported with contact.type \"constraint\" "
+                                     "(its dense Hessian part would be left out of the compliance)",
+                                     scene.source(), b));
+    integ.constraint = scene.contact.constraint;
+    return;
+  }
   // Newton's velocity criterion must resolve the stick-slip velocity, or a body that should
   // start sliding from rest stops after one tiny step: unless solver.tolerance is given, it is at
   // most eps_v / 10 when friction is on.

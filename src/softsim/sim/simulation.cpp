@@ -11,6 +11,7 @@
 
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
+#include "softsim/integrate/constraint/corrective_motion.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/sim/body_tracker.hpp"
 #include "softsim/sim/frame_writer.hpp"
@@ -93,6 +94,14 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
   if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
   stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms,krylov_dim"
         << tracker.header() << '\n';
+  // Constraint contact: every contact's multipliers after every step, for plots.
+  std::ofstream contact_forces;
+  if (stepper->contact_forces()) {
+    contact_forces.open(options.out_dir / "contact_forces.csv");
+    if (!contact_forces) throw RunError(fmt::format("{}: cannot write contact_forces.csv", options.out_dir.string()));
+    contact_forces << "step,t,contact,kind,vertex,feature0,feature1,feature2,obstacle,gap,normal_force,"
+                      "tangential_force,fx,fy,fz\n";
+  }
   Progress progress(steps, scene.dt, options.quiet);
 
   report.status = RunStatus::Ok;
@@ -107,7 +116,19 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     // targets at the step's end, lagged friction from the step's start).
     const double potential =
         model.potential(EvalContext{Stage::step(state.t - scene.dt, scene.dt), stepper->data()}, state.x, AssemblyOutputs{});
-    const double min_distance = min_contact_distance(model, stepper->data(), state.x);
+    double min_distance = min_contact_distance(model, stepper->data(), state.x);
+    if (const auto* forces = stepper->contact_forces()) {
+      for (std::size_t k = 0; k < forces->size(); ++k) {
+        const ContactForce& f = (*forces)[k];
+        min_distance = std::min(min_distance, f.gap);
+        contact_forces << step << ',' << csv_number(state.t) << ',' << k << ',' << name_of(f.stencil.kind);
+        for (int a = 0; a < 4; ++a) contact_forces << ',' << (a < f.stencil.num_vertices ? f.stencil.ids[a] : -1);
+        contact_forces << ',' << f.stencil.obstacle << ',' << csv_number(f.gap) << ',' << csv_number(f.normal_force)
+                       << ',' << csv_number(f.tangential_force) << ',' << csv_number(f.force[0]) << ','
+                       << csv_number(f.force[1]) << ',' << csv_number(f.force[2]) << '\n';
+      }
+      contact_forces.flush();
+    }
     stats << step << ',' << csv_number(state.t) << ',' << r.newton_iterations << ',' << r.linear_iterations << ','
           << csv_number(r.residual) << ',' << csv_number(kinetic) << ',' << csv_number(potential) << ','
           << csv_number(kinetic + potential) << ',' << csv_number(min_distance) << ',' << csv_number(wall_ms) << ',' << r.krylov_dimension << tracker.row(state.x) << '\n';

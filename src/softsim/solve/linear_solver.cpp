@@ -47,6 +47,10 @@ class DirectSolver : public LinearSolver {
     if (stats) *stats = {};
     return factorization_.info() == Eigen::Success && x.allFinite();
   }
+  bool solve_many(const MatX& B, MatX& X) override {
+    X = factorization_.solve(B);
+    return factorization_.info() == Eigen::Success && X.allFinite();
+  }
 
  private:
   std::string name_;
@@ -91,6 +95,16 @@ using PcgJacobi = Eigen::ConjugateGradient<SparseMat, Eigen::Lower | Eigen::Uppe
 using Bicgstab = Eigen::BiCGSTAB<SparseMat, Eigen::IncompleteLUT<double>>;
 
 }  // namespace
+
+bool LinearSolver::solve_many(const MatX& B, MatX& X) {
+  X.resize(B.rows(), B.cols());
+  VecX x;
+  for (Eigen::Index j = 0; j < B.cols(); ++j) {
+    if (!solve(B.col(j), x)) return false;
+    X.col(j) = x;
+  }
+  return true;
+}
 
 const std::vector<std::string>& linear_solver_names() {
   static const std::vector<std::string> names{"auto", "cholmod", "ldlt", "lu", "umfpack", "pcg", "pcg_jacobi", "bicgstab"};

@@ -26,6 +26,10 @@ class LinearSolver {
   // numerically unsuitable (e.g. not positive definite for Cholesky).
   virtual bool compute(const SparseMat& A) = 0;
   virtual bool solve(const VecX& b, VecX& x, LinearSolveStats* stats = nullptr) = 0;
+  // Solves for every column of B (X = A^-1 B). Direct solvers take all the columns in one call
+  // (CHOLMOD's supernodal solve is then a dense matrix-matrix product); the default solves them
+  // one by one.
+  virtual bool solve_many(const MatX& B, MatX& X);
   // Relative tolerance for iterative solvers (ignored by direct ones).
   virtual void set_tolerance(double tol) {}
 };
