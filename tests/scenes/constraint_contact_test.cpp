@@ -62,7 +62,10 @@ TEST(ConstraintContact, BlockOnSlopeSticksExactly) {
   ConstraintRun run(slope_scene(0.3, 0.0, 0.01));
   ASSERT_TRUE(run.step(0.01).converged);  // the first step settles the elastic shear
   const VecX settled = run.state.x;
-  for (int s = 1; s < 1000; ++s) ASSERT_TRUE(run.step(0.01).converged);
+  for (int s = 1; s < 1000; ++s) {
+    ASSERT_TRUE(run.step(0.01).converged);
+    ASSERT_GT(run.min_gap(), -1e-9);
+  }
   const double moved = (run.state.x - settled).cwiseAbs().maxCoeff();
   std::printf("block on a 10 degree slope, mu = 0.3: largest vertex motion over 10 s %.3g m\n", moved);
   EXPECT_LT(moved, 1e-6);
@@ -199,6 +202,108 @@ TEST(ConstraintContact, FastUpdateFollowsTheStandardTrajectory) {
   std::printf("fast vs standard update over 0.6 s: largest position difference %.3g m\n", largest);
   EXPECT_LT(largest, 1e-8);
   EXPECT_GT(fast.stepper->contact_forces()->size(), 8u);  // the boxes touch the plane and each other
+}
+
+}  // namespace
+}  // namespace softsim
+
+namespace softsim {
+namespace {
+
+// Zeng & Courtecuisse 2023, Fig. 2: a soft cube grasped between two plates that squeeze it and
+// then turn it about the z axis by 90 degrees in 0.5 s (gravity on, mu = 0.8). One linearisation
+// per step (N = 1) leaves the contacts' directions those of the free motion; re-evaluating them
+// (N = 5) follows the turning surfaces.
+struct GraspResult {
+  double deepest = HUGE_VAL;  // smallest contact gap after any step (m)
+  double lag = 0.0;           // largest distance of the cube's centre from the plates' axis (m)
+  double slip = 0.0;          // the cube's turn minus the plates' at the end (degrees)
+};
+
+GraspResult run_grasp(int newton_iterations, double turn_time, const std::string& update = "fast") {
+  const double side = 0.1, plate = 0.02, squeeze = 0.004, squeeze_time = 0.2;
+  auto box = [](const std::string& name, const Vec3& size, const Eigen::Vector3i& cells, const Vec3& at, double E) {
+    return nlohmann::json{{"name", name},
+                          {"generator", {{"type", "box"}, {"size", {size.x(), size.y(), size.z()}}, {"resolution", {cells.x(), cells.y(), cells.z()}}}},
+                          {"transform", {{"translate", {at.x(), at.y(), at.z()}}}},
+                          {"material", {{"E", E}, {"nu", 0.3}, {"density", 1000}}}};
+  };
+  const double px = 0.5 * side + 0.5 * plate + 1e-4;
+  const nlohmann::json json = {
+      {"dim", 3},
+      {"time", {{"dt", 0.01}, {"steps", 1}}},
+      {"bodies",
+       {box("cube", Vec3::Constant(side), Eigen::Vector3i::Constant(3), Vec3::Zero(), 5e4),
+        box("left", Vec3(plate, 0.14, 0.14), {1, 2, 2}, Vec3(-px, 0, 0), 1e8),
+        box("right", Vec3(plate, 0.14, 0.14), {1, 2, 2}, Vec3(px, 0, 0), 1e8)}},
+      {"contact",
+       {{"type", "constraint"},
+        {"friction", {{"mu", 0.8}}},
+        {"constraint", {{"update", update}, {"newton_iterations", newton_iterations}}}}}};
+  const Scene scene = parse_scene(json, "grasp.json");
+  Model model = build_model(scene);
+  const int dim = 3;
+  for (int b = 1; b <= 2; ++b) {
+    const Body& body = model.bodies[static_cast<std::size_t>(b)];
+    const double inward = b == 1 ? 1.0 : -1.0;
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) {
+      const int v = body.first_vertex + i;
+      const Vec3 X = model.rest_positions.segment<3>(dim * v);
+      PrescribedMotion motion;
+      motion.vertices = {v};
+      motion.offset = [=](double t) -> VecX {
+        const double s = squeeze * std::min(1.0, t / squeeze_time);
+        const double angle = 0.5 * M_PI * std::clamp((t - squeeze_time) / turn_time, 0.0, 1.0);
+        const Vec3 moved = Eigen::AngleAxisd(angle, Vec3::UnitZ()) * (X + Vec3(inward * s, 0, 0));
+        return moved - X;
+      };
+      model.boundary.add_motion(motion);
+    }
+  }
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
+  GraspResult r;
+  const Body& cube = model.bodies[0];
+  const int steps = static_cast<int>(std::lround((squeeze_time + turn_time + 0.2) / 0.01));
+  for (int s = 0; s < steps; ++s) {
+    EXPECT_TRUE(stepper->step(state, 0.01).converged);
+    for (const ContactForce& f : *stepper->contact_forces()) r.deepest = std::min(r.deepest, f.gap);
+    Vec3 centre = Vec3::Zero();
+    for (int i = 0; i < cube.mesh.num_vertices(); ++i) centre += state.x.segment<3>(dim * (cube.first_vertex + i));
+    centre /= cube.mesh.num_vertices();
+    r.lag = std::max(r.lag, centre.head<2>().norm());
+  }
+  // The cube's turn about z: the least-squares rotation of its vertices about their centre.
+  Vec3 centre = Vec3::Zero(), rest_centre = Vec3::Zero();
+  const int n = cube.mesh.num_vertices();
+  for (int i = 0; i < n; ++i) {
+    centre += state.x.segment<3>(dim * (cube.first_vertex + i)) / n;
+    rest_centre += model.rest_positions.segment<3>(dim * (cube.first_vertex + i)) / n;
+  }
+  double cross = 0.0, dot = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 a = model.rest_positions.segment<3>(dim * (cube.first_vertex + i)) - rest_centre;
+    const Vec3 b = state.x.segment<3>(dim * (cube.first_vertex + i)) - centre;
+    cross += a.x() * b.y() - a.y() * b.x();
+    dot += a.x() * b.x() + a.y() * b.y();
+  }
+  r.slip = std::atan2(cross, dot) * 180.0 / M_PI - 90.0;
+  return r;
+}
+
+TEST(ConstraintContact, RecursiveCorrectionFollowsARotatingGrasp) {
+  for (double turn_time : {0.5, 0.2}) {
+    const GraspResult standard = run_grasp(1, turn_time), recursive = run_grasp(5, turn_time);
+    std::printf("grasp turned 90 degrees in %.1f s: N = 1: deepest gap %.3g m, centre off axis %.3g m, slip %.3g deg; "
+                "N = 5: %.3g m, %.3g m, %.3g deg\n",
+                turn_time, standard.deepest, standard.lag, standard.slip, recursive.deepest, recursive.lag, recursive.slip);
+    EXPECT_GT(recursive.deepest, -1e-3 * 0.14);
+    EXPECT_GT(standard.deepest, -1e-3 * 0.14);
+    // Re-evaluated directions cut the penetration left by one linearisation at least tenfold
+    // (measured: 80x; docs/constraint-contact.md).
+    EXPECT_LT(standard.deepest, 0.0);
+    EXPECT_GT(recursive.deepest, 0.1 * standard.deepest);
+  }
 }
 
 }  // namespace
