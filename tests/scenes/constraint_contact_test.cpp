@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "softsim/contact/constraint/constraint_contact.hpp"
 #include "softsim/integrate/constraint/constraint_stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/block_slide.hpp"
@@ -33,6 +34,16 @@ nlohmann::json slope_scene(double mu, double v0, double h, const nlohmann::json&
           {"contact", {{"type", "constraint"}, {"friction", {{"mu", mu}}}, {"constraint", constraint}}}};
 }
 
+// The smallest signed gap of every contact found afresh at x (not only those the step resolved):
+// +infinity when nothing is within the detection distance.
+double end_gap(const Model& model, const VecX& x) {
+  const ConstraintContact& contact = *model.constraint_contact;
+  const VertexRows V = contact.collision_mesh().positions(x);
+  double g = HUGE_VAL;
+  for (const ContactConstraint& c : contact.detect(x)) g = std::min(g, contact_geometry(c, V, contact.obstacles()).gap);
+  return g;
+}
+
 struct ConstraintRun {
   Model model;
   std::unique_ptr<Stepper> stepper;
@@ -42,11 +53,7 @@ struct ConstraintRun {
         stepper(make_stepper(model, parse_scene(json, "constraint.json").integrator)),
         state{model.rest_positions, model.initial_velocity, 0.0} {}
   StepResult step(double h) { return stepper->step(state, h); }
-  double min_gap() const {
-    double g = HUGE_VAL;
-    for (const ContactForce& f : *stepper->contact_forces()) g = std::min(g, f.gap);
-    return g;
-  }
+  double min_gap() const { return end_gap(model, state.x); }
 };
 
 double mean_x(const VecX& z) {
@@ -93,7 +100,7 @@ TEST(ConstraintContact, ThirtySweepsLeaveTheStiffBlockCreeping) {
 // mu = 0.177, pushed at 0.1 m/s down the slope: stops after 0.769 m at 15.38 s.
 class ConstraintBlockSlide : public ::testing::TestWithParam<double> {};
 
-TEST_P(ConstraintBlockSlide, StopsWithinTwoPercentOfTheAnalyticDistanceAndTime) {
+TEST_P(ConstraintBlockSlide, StopsWithinHalfAPercentOfTheAnalyticDistanceAndTime) {
   const double h = GetParam();
   ConstraintRun run(slope_scene(BlockSlide::kMu, BlockSlide::kV0, h));
   const double x0 = mean_x(run.state.x);
@@ -112,8 +119,8 @@ TEST_P(ConstraintBlockSlide, StopsWithinTwoPercentOfTheAnalyticDistanceAndTime) 
   const double dt = (stop_time - BlockSlide::stop_time()) / BlockSlide::stop_time();
   std::printf("constraint contact h = %.3f: stops at %.3f s after %.4f m (errors %+.2f%% / %+.2f%%), deepest gap %.2g m\n",
               h, stop_time, distance, 100 * dt, 100 * dx, deepest);
-  EXPECT_LT(std::abs(dx), 0.02);
-  EXPECT_LT(std::abs(dt), 0.02);
+  EXPECT_LT(std::abs(dx), 0.005);  // the issue asks for 2 %; measured below 0.1 %
+  EXPECT_LT(std::abs(dt), 0.005);
   EXPECT_GT(deepest, -1e-9);
 }
 
@@ -143,7 +150,7 @@ TEST(ConstraintContact, BoxStackComesToRestWithoutPenetration) {
   double deepest = HUGE_VAL;
   for (int s = 0; s < 200; ++s) {
     ASSERT_TRUE(run.step(0.01).converged);
-    if (!run.stepper->contact_forces()->empty()) deepest = std::min(deepest, run.min_gap());
+    deepest = std::min(deepest, run.min_gap());
   }
   const double speed = run.state.v.cwiseAbs().maxCoeff();
   std::printf("box stack after 2 s: deepest gap %.3g m, fastest vertex %.3g m/s\n", deepest, speed);
@@ -177,7 +184,7 @@ TEST(ConstraintContact, SoftBallOnPlaneComesToRest) {
   double deepest = HUGE_VAL;
   for (int s = 0; s < 200; ++s) {
     ASSERT_TRUE(run.step(0.01).converged);
-    if (!run.stepper->contact_forces()->empty()) deepest = std::min(deepest, run.min_gap());
+    deepest = std::min(deepest, run.min_gap());
   }
   const double speed = run.state.v.cwiseAbs().maxCoeff();
   std::printf("soft ball after 2 s: deepest gap %.3g m, fastest vertex %.3g m/s\n", deepest, speed);
@@ -267,7 +274,7 @@ GraspResult run_grasp(int newton_iterations, double turn_time, const std::string
   const int steps = static_cast<int>(std::lround((squeeze_time + turn_time + 0.2) / 0.01));
   for (int s = 0; s < steps; ++s) {
     EXPECT_TRUE(stepper->step(state, 0.01).converged);
-    for (const ContactForce& f : *stepper->contact_forces()) r.deepest = std::min(r.deepest, f.gap);
+    r.deepest = std::min(r.deepest, end_gap(model, state.x));
     Vec3 centre = Vec3::Zero();
     for (int i = 0; i < cube.mesh.num_vertices(); ++i) centre += state.x.segment<3>(dim * (cube.first_vertex + i));
     centre /= cube.mesh.num_vertices();
@@ -303,7 +310,120 @@ TEST(ConstraintContact, RecursiveCorrectionFollowsARotatingGrasp) {
     // (measured: 80x; docs/constraint-contact.md).
     EXPECT_LT(standard.deepest, 0.0);
     EXPECT_GT(recursive.deepest, 0.1 * standard.deepest);
+    // The cube turns with the plates (friction holds it) in both.
+    EXPECT_LT(std::abs(recursive.slip), 0.1);
+    EXPECT_NEAR(standard.slip, recursive.slip, 0.01);
   }
+}
+
+}  // namespace
+}  // namespace softsim
+
+namespace softsim {
+namespace {
+
+double largest_motion(const VecX& a, const VecX& b, const Body& body) {
+  return (a.segment(3 * body.first_vertex, 3 * body.mesh.num_vertices()) -
+          b.segment(3 * body.first_vertex, 3 * body.mesh.num_vertices()))
+      .cwiseAbs()
+      .maxCoeff();
+}
+
+// contact.friction.pairs: the same slope, one block on a pair with mu = 0.1 < tan 10 degrees
+// (slides), one with mu = 0.3 (sticks).
+TEST(ConstraintContact, FrictionCoefficientsPerPair) {
+  nlohmann::json json = slope_scene(0.0, 0.0, 0.01);
+  nlohmann::json grip = json["bodies"][0];
+  grip["name"] = "grip";
+  grip["transform"]["translate"] = {0.0, 0.1, 0.5};
+  json["bodies"][0]["name"] = "slider";
+  json["bodies"].push_back(grip);
+  json["obstacles"][0]["name"] = "ground";
+  json["contact"]["friction"]["pairs"] = {{{"bodies", {"slider", "ground"}}, {"mu", 0.1}},
+                                          {{"bodies", {"grip", "ground"}}, {"mu", 0.3}}};
+  ConstraintRun run(json);
+  run.step(0.01);
+  const VecX settled = run.state.x;
+  for (int s = 1; s < 100; ++s) {
+    ASSERT_TRUE(run.step(0.01).converged);
+    ASSERT_GT(run.min_gap(), -1e-9);
+  }
+  // The slider accelerates at a = g (sin - 0.1 cos) = 0.74 m/s^2; backward Euler's velocity after
+  // n steps is a n h, so from step 1 to step 100 it moves a h^2 (100 * 101 / 2 - 1) = 0.372 m.
+  const double slid = largest_motion(run.state.x, settled, run.model.bodies[0]);
+  const double gripped = largest_motion(run.state.x, settled, run.model.bodies[1]);
+  std::printf("per-pair friction, 1 s: mu = 0.1 block moved %.3g m, mu = 0.3 block %.3g m\n", slid, gripped);
+  const double a = BlockSlide::kG * (std::sin(BlockSlide::theta()) - 0.1 * std::cos(BlockSlide::theta()));
+  const double expected = a * 0.01 * 0.01 * (100.0 * 101.0 / 2.0 - 1.0);
+  EXPECT_NEAR(slid, expected, 1e-3 * expected);
+  EXPECT_LT(gripped, 1e-6);
+}
+
+// A box dropped on a static triangle-mesh ground (scenes/meshes/plate.obj, scaled to 2 m).
+TEST(ConstraintContact, BoxRestsOnAMeshObstacle) {
+  const nlohmann::json json = {
+      {"dim", 3},
+      {"time", {{"dt", 0.01}, {"steps", 1}}},
+      {"bodies",
+       {{{"name", "box"},
+         {"generator", {{"type", "box"}, {"size", {0.2, 0.2, 0.2}}, {"resolution", {2, 2, 2}}}},
+         {"transform", {{"rotate", {0, 20, 0}}, {"translate", {0.1, 0.11, 0.05}}}},
+         {"material", {{"E", 1e5}, {"nu", 0.3}, {"density", 1000}}}}}},
+      {"obstacles",
+       {{{"name", "ground"}, {"type", "mesh"}, {"mesh", "meshes/plate.obj"}, {"transform", {{"scale", 2.0}}}}}},
+      {"contact", {{"type", "constraint"}, {"friction", {{"mu", 0.5}}}}}};
+  const Scene scene = parse_scene(json, std::string(SOFTSIM_SOURCE_DIR) + "/scenes/mesh_ground.json");
+  Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, VecX::Zero(model.num_dofs()), 0.0};
+  double deepest = HUGE_VAL;
+  for (int s = 0; s < 100; ++s) {
+    ASSERT_TRUE(stepper->step(state, 0.01).converged);
+    deepest = std::min(deepest, end_gap(model, state.x));
+  }
+  const auto X = as_rows(state.x, 3);
+  std::printf("box on a mesh ground after 1 s: lowest vertex y = %.3g m, deepest gap %.3g m, fastest %.3g m/s\n",
+              X.col(1).minCoeff(), deepest, state.v.cwiseAbs().maxCoeff());
+  EXPECT_GT(deepest, -1e-3 * 0.3);
+  EXPECT_NEAR(X.col(1).minCoeff(), 0.0, 1e-6);
+  EXPECT_LT(state.v.cwiseAbs().maxCoeff(), 1e-3);
+  // The force on the box: a box vertex against the ground takes f, a ground vertex against a box
+  // face gives the box -f.
+  double normal = 0.0;
+  for (const ContactForce& f : *stepper->contact_forces())
+    normal += f.stencil.ids[0] < model.num_vertices() ? f.force[1] : -f.force[1];
+  EXPECT_NEAR(normal, model.total_mass() * 9.81, 1e-3 * model.total_mass() * 9.81);
+}
+
+// Self-contact: a hollow box (a closed box with a flat cavity) crushed from above until its
+// cavity's ceiling meets its floor; the cavity's faces must not pass through each other.
+TEST(ConstraintContact, CrushedCavityClosesWithoutSelfPenetration) {
+  const nlohmann::json json = {
+      {"dim", 3},
+      {"time", {{"dt", 0.01}, {"steps", 1}}},
+      {"gravity", {0, 0, 0}},
+      {"bodies",
+       {{{"name", "hollow"},
+         {"generator",
+          {{"type", "hollow_box"}, {"size", {0.2, 0.1, 0.2}}, {"resolution", {5, 3, 5}}, {"wall", 1}}},
+         {"transform", {{"translate", {0, 0.05, 0}}}},
+         {"material", {{"model", "stable_neo_hookean"}, {"E", 1e5}, {"nu", 0.3}, {"density", 1000}}},
+         {"fixed",
+          {{{"box", {{-1, -0.01, -1}, {1, 0.001, 1}}}},
+           {{"box", {{-1, 0.099, -1}, {1, 0.11, 1}}}, {"path", {{0.0, 0.0, 0.0, 0.0}, {0.5, 0.0, -0.045, 0.0}}}}}}}}},
+      {"contact", {{"type", "constraint"}}}};
+  ConstraintRun run(json);
+  double deepest = HUGE_VAL;
+  int self_contacts = 0;
+  for (int s = 0; s < 60; ++s) {
+    ASSERT_TRUE(run.step(0.01).converged);
+    deepest = std::min(deepest, run.min_gap());
+    for (const ContactForce& f : *run.stepper->contact_forces())
+      if (f.normal_force > 0.0) ++self_contacts;  // one body, no obstacle: every contact is self-contact
+  }
+  std::printf("crushed cavity: %d loaded self-contacts over the run, deepest gap %.3g m\n", self_contacts, deepest);
+  EXPECT_GT(self_contacts, 0);
+  EXPECT_GT(deepest, -1e-3 * 0.2);
 }
 
 }  // namespace

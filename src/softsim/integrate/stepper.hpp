@@ -130,7 +130,8 @@ struct StepperOptions {
   int max_step_halvings = 3;
   ExponentialOptions exponential;
   // Constraint contact (contact.type "constraint", contact.constraint in a scene): the step is
-  // integrate/constraint/constraint_stepper.hpp whatever the type (backward_euler, linearised).
+  // integrate/constraint/constraint_stepper.hpp (type backward_euler, linearised whatever
+  // semi_implicit says).
   ConstraintSolveOptions constraint;
 };
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "apps/softsim/cli_support.hpp"
@@ -190,6 +191,37 @@ TEST(Run, TinyBoxWritesCompleteOutputs) {
         << v.filename() << " is not listed in the .pvd";
 
   EXPECT_TRUE(files_with_extension(out, ".tmp").empty()) << "a *.tmp file was left behind";
+}
+
+// Constraint contact writes every contact's multipliers after every step (contact_forces.csv).
+TEST(Run, ConstraintContactWritesContactForces) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("contact_forces");
+  const fs::path out = tmp.path() / "out";
+  const fs::path scene = fs::path(SOFTSIM_SOURCE_DIR) / "scenes" / "constraint_block_on_slope.json";
+  const Result r = run_tool({"run", scene.string(), "--out", out.string(), "--steps", "3", "--threads", "1", "--quiet"},
+                            tmp.path());
+  ASSERT_TRUE(r.exited) << r;
+  ASSERT_EQ(r.code, 0) << r;
+  const auto rows = lines_of(read_text(out / "contact_forces.csv"));
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_EQ(rows[0],
+            "step,t,contact,kind,vertex,feature0,feature1,feature2,obstacle,gap,normal_force,tangential_force,fx,fy,fz");
+  // The block (8 kg) slides on the tilted plane: at step 3 the normal forces carry m g cos(10 deg)
+  // = 77.3 N and the tangential ones are mu = 0.177 times them (sliding).
+  double normal = 0.0, tangential = 0.0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    std::vector<std::string> cells;
+    std::stringstream line(rows[i]);
+    for (std::string cell; std::getline(line, cell, ',');) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 15u) << rows[i];
+    if (cells[0] != "3") continue;
+    EXPECT_EQ(cells[3], "point_obstacle");
+    normal += std::stod(cells[10]);
+    tangential += std::stod(cells[11]);
+  }
+  EXPECT_NEAR(normal, 8.0 * 9.66096, 1e-3 * 8.0 * 9.66096);
+  EXPECT_NEAR(tangential, 0.177 * normal, 1e-6 * normal);
 }
 
 TEST(Run, EveryVtuIsWellFormedXml) {

@@ -355,5 +355,23 @@ TEST(ProjectedGaussSeidel, IdenticalInputsGiveBitwiseIdenticalOutput) {
   EXPECT_EQ(r1.change, r2.change);
 }
 
+// A block that cannot move along its normal (or its tangents), e.g. a vertex whose slip condition
+// forbids it: no force there, and no division by a zero or round-off compliance.
+TEST(ProjectedGaussSeidel, BlocksWithoutComplianceGetNoForce) {
+  MatX W = MatX::Zero(6, 6);
+  W.block<3, 3>(0, 0) = Vec3(1.0, 0.0, 0.0).asDiagonal();  // normal free, tangents locked
+  W.block<3, 3>(3, 3) = Vec3(1e-30, 1.0, 1.0).asDiagonal();  // normal locked (round-off), tangents free
+  const VecX free = (VecX(6) << -0.1, 0.3, -0.2, -0.1, 0.3, 0.0).finished();
+  VecX lambda = VecX::Zero(6);
+  PgsOptions options;
+  options.max_iterations = 10;
+  projected_gauss_seidel(W, free, {0.5, 0.5}, lambda, options);
+  ASSERT_TRUE(lambda.allFinite());
+  EXPECT_DOUBLE_EQ(lambda[0], 0.1);  // the first block's normal force closes its gap
+  EXPECT_EQ(lambda[1], 0.0);
+  EXPECT_EQ(lambda[2], 0.0);
+  EXPECT_EQ(lambda.segment<3>(3), Vec3::Zero());
+}
+
 }  // namespace
 }  // namespace softsim

@@ -12,6 +12,8 @@ ConstraintContact::ConstraintContact(const Model& model, CollisionMesh mesh, std
       obstacles_(std::move(obstacles)),
       options_(std::move(options)) {}
 
+const std::vector<char>& ConstraintContact::fixed_dofs() const { return model_.boundary.fixed_dofs(); }
+
 std::vector<ContactConstraint> ConstraintContact::detect(const VecX& x) const {
   const VertexRows V = mesh_.positions(x);
   std::vector<PenaltyContactPoint> points;

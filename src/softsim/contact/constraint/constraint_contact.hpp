@@ -43,6 +43,8 @@ class ConstraintContact {
   const CollisionMesh& collision_mesh() const { return mesh_; }
   const std::vector<AnalyticObstacle>& obstacles() const { return obstacles_; }
   const ConstraintContactOptions& options() const { return options_; }
+  // The model's prescribed DOFs (per DOF; empty when none).
+  const std::vector<char>& fixed_dofs() const;
 
  private:
   const Model& model_;

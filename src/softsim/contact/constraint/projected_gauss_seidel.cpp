@@ -12,6 +12,10 @@ PgsResult projected_gauss_seidel(const MatX& W, const VecX& free, const std::vec
   // delta = W lambda + free, kept up to date block by block (one rank-3 column update per block
   // instead of a 3m dot product per row: the sweep costs one pass over W).
   VecX delta = free + W * lambda;
+  // A block whose compliance is round-off against the largest (a vertex whose slip condition
+  // forbids the normal or the tangential motion) gets no force in that part: dividing by it
+  // would give an arbitrary or infinite force.
+  const double negligible = 1e-12 * (m > 0 ? W.diagonal().cwiseAbs().maxCoeff() : 0.0);
   for (int sweep = 0; sweep < options.max_iterations; ++sweep) {
     double change = 0.0;
     for (Eigen::Index a = 0; a < m; ++a) {
@@ -20,13 +24,16 @@ PgsResult projected_gauss_seidel(const MatX& W, const VecX& free, const std::vec
       const Vec3 old = lambda.segment<3>(r);
       Vec3 l = old;
       Vec3 d = delta.segment<3>(r);
-      if (Waa(0, 0) > 0.0) l[0] -= d[0] / Waa(0, 0);
-      if (!(Waa(0, 0) > 0.0) || l[0] <= 0.0) {  // separating, or no free DOF to move
+      const bool normal_free = Waa(0, 0) > negligible;
+      if (normal_free) l[0] -= d[0] / Waa(0, 0);
+      if (!normal_free || l[0] <= 0.0) {  // separating, or nothing can move along the normal
         l.setZero();
       } else {
         const double dn = l[0] - old[0];
         const double w = 0.5 * (Waa(1, 1) + Waa(2, 2));
-        const double t1 = l[1] - (d[1] + Waa(1, 0) * dn) / w, t2 = l[2] - (d[2] + Waa(2, 0) * dn) / w;
+        const bool tangent_free = w > negligible;
+        const double t1 = tangent_free ? l[1] - (d[1] + Waa(1, 0) * dn) / w : 0.0;
+        const double t2 = tangent_free ? l[2] - (d[2] + Waa(2, 0) * dn) / w : 0.0;
         const double norm = std::hypot(t1, t2), bound = mu[static_cast<std::size_t>(a)] * l[0];
         const double scale = norm > bound ? (norm > 0.0 ? bound / norm : 0.0) : 1.0;
         l[1] = scale * t1;

@@ -12,10 +12,11 @@
 //   d_t <- d_t + W_tn (ln - ln_old);  lt <- lt - d_t / w, w = (W_t1t1 + W_t2t2) / 2;
 //   if |lt| > mu ln: lt <- lt mu ln / |lt|                 (radial return onto the disc).
 // The tangential step is a scalar w, not the 2x2 block's inverse, because then a fixed point on
-// the disc's rim has delta_t = (1 - s) w lt anti-parallel to lt (maximal dissipation, the exact
-// slip law); with W_tt^-1 the slip direction would be skewed by W_tt's anisotropy. A fixed point
+// the disc's rim (lt = s (lt - d_t / w), s < 1) has d_t = -w (1 - s) / s lt, anti-parallel to lt
+// (maximal dissipation, the exact slip law); with W_tt^-1 the slip direction would be skewed by W_tt's anisotropy. A fixed point
 // inside the disc has delta_t = 0 exactly (stick), and ln > 0 only where delta_n = 0.
-// Blocks are swept in order, so the result is deterministic.
+// Blocks are swept in order, so the result is deterministic. A block whose normal (tangential)
+// compliance is below 1e-12 of W's largest diagonal entry gets no normal (tangential) force.
 #include <vector>
 
 #include "softsim/core/types.hpp"

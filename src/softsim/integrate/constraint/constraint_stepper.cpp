@@ -40,6 +40,8 @@ bool ConstraintStepper::solve_columns(const MatX& B, MatX& X) {
 }
 
 StepResult ConstraintStepper::step(State& state, double h) {
+  forces_.clear();  // a failed step reports no forces (the state stays at the step's start)
+  contacts_.clear();
   StepResult result;
   result.residual = std::numeric_limits<double>::quiet_NaN();
   const Stage stage = Stage::step(state.t, h);

@@ -19,13 +19,23 @@ Eigen::Index column_batch(Eigen::Index n) {
   return std::max<Eigen::Index>(3, cols - cols % 3);
 }
 
-// The contacts' vertices with DOFs, numbered in order of appearance.
+// The contacts' vertices that can move, numbered in order of appearance.
 struct ContactVertices {
   std::vector<int> ids;                     // global vertex ids
-  std::vector<std::array<int, 4>> local;    // per contact and stencil vertex: index into ids, -1 if static
+  std::vector<std::array<int, 4>> local;    // per contact and stencil vertex: index into ids, -1 if it cannot move
 };
 
-ContactVertices contact_vertices(const CollisionMesh& mesh, const std::vector<ContactConstraint>& contacts) {
+// Vertices without DOFs (static obstacles) and vertices whose DOFs are all prescribed (A^-1 is
+// zero on them) are left out: their compliance is zero.
+ContactVertices contact_vertices(const CollisionMesh& mesh, const std::vector<ContactConstraint>& contacts,
+                                 const std::vector<char>& fixed) {
+  auto pinned = [&](int id) {
+    if (mesh.is_static_vertex(id)) return true;
+    if (fixed.empty()) return false;
+    for (int i = 0; i < 3; ++i)
+      if (!fixed[static_cast<std::size_t>(3 * id + i)]) return false;
+    return true;
+  };
   ContactVertices cv;
   std::vector<int> index(static_cast<std::size_t>(mesh.num_total_vertices()), -1);
   cv.local.resize(contacts.size());
@@ -34,7 +44,7 @@ ContactVertices contact_vertices(const CollisionMesh& mesh, const std::vector<Co
     const ContactStencil& s = contacts[k].stencil;
     for (int a = 0; a < s.num_vertices; ++a) {
       const int id = s.ids[static_cast<std::size_t>(a)];
-      if (mesh.is_static_vertex(id)) continue;
+      if (pinned(id)) continue;
       int& i = index[static_cast<std::size_t>(id)];
       if (i < 0) {
         i = static_cast<int>(cv.ids.size());
@@ -67,7 +77,7 @@ CorrectionResult corrective_motion(const ConstraintContact& contact, const std::
     return result;
   };
 
-  const ContactVertices cv = contact_vertices(mesh, contacts);
+  const ContactVertices cv = contact_vertices(mesh, contacts, contact.fixed_dofs());
   const Eigen::Index nv3 = 3 * static_cast<Eigen::Index>(cv.ids.size());
   auto weight = [&](Eigen::Index k, int a) { return contacts[static_cast<std::size_t>(k)].weight[static_cast<std::size_t>(a)]; };
   auto local = [&](Eigen::Index k, int a) { return cv.local[static_cast<std::size_t>(k)][static_cast<std::size_t>(a)]; };
