@@ -45,12 +45,14 @@ double end_gap(const Model& model, const VecX& x) {
 }
 
 struct ConstraintRun {
+  Scene scene;
   Model model;
   std::unique_ptr<Stepper> stepper;
   State state;
   explicit ConstraintRun(const nlohmann::json& json)
-      : model(build_model(parse_scene(json, "constraint.json"))),
-        stepper(make_stepper(model, parse_scene(json, "constraint.json").integrator)),
+      : scene(parse_scene(json, "constraint.json")),
+        model(build_model(scene)),
+        stepper(make_stepper(model, scene.integrator)),
         state{model.rest_positions, model.initial_velocity, 0.0} {}
   StepResult step(double h) { return stepper->step(state, h); }
   double min_gap() const { return end_gap(model, state.x); }

@@ -4,12 +4,12 @@
 #include <stdexcept>
 
 #include "softsim/core/stencil_assembly.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 }  // namespace
 
 ConstraintStepper::ConstraintStepper(const Model& model, const StepperOptions& options)

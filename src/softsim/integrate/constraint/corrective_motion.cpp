@@ -5,13 +5,13 @@
 #include <cmath>
 
 #include "softsim/core/parallel.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 // Right-hand sides per multi-column solve: at most ~64 MB of n-long columns, a multiple of 3.
 Eigen::Index column_batch(Eigen::Index n) {
@@ -82,11 +82,17 @@ CorrectionResult corrective_motion(const ConstraintContact& contact, const std::
   auto weight = [&](Eigen::Index k, int a) { return contacts[static_cast<std::size_t>(k)].weight[static_cast<std::size_t>(a)]; };
   auto local = [&](Eigen::Index k, int a) { return cv.local[static_cast<std::size_t>(k)][static_cast<std::size_t>(a)]; };
   auto stencil_size = [&](Eigen::Index k) { return contacts[static_cast<std::size_t>(k)].stencil.num_vertices; };
-  // out += H^T-like scatter of a world-axes vector u_k on contact k's DOFs (J_g^T u).
-  auto add_mapped = [&](Eigen::Index k, const Vec3& u, VecX& out) {
-    for (int a = 0; a < stencil_size(k); ++a)
-      if (local(k, a) >= 0)
-        out.segment<3>(3 * static_cast<Eigen::Index>(cv.ids[static_cast<std::size_t>(local(k, a))])) += weight(k, a) * u;
+  // x += h^2 A^-1 J_g^T u for world-axes forces u (3 per contact): one solve (eqs. 20, 24).
+  auto correct = [&](const VecX& u, VecX& positions) {
+    MatX rhs = MatX::Zero(n, 1), X;
+    for (Eigen::Index k = 0; k < m; ++k)
+      for (int a = 0; a < stencil_size(k); ++a)
+        if (local(k, a) >= 0)
+          rhs.block<3, 1>(3 * static_cast<Eigen::Index>(cv.ids[static_cast<std::size_t>(local(k, a))]), 0) +=
+              weight(k, a) * u.segment<3>(3 * k);
+    if (!solve(rhs, X)) return false;
+    positions.noalias() += h2 * X.col(0);
+    return true;
   };
 
   VertexRows V = mesh.positions(x_free);
@@ -214,12 +220,7 @@ CorrectionResult corrective_motion(const ConstraintContact& contact, const std::
       y.noalias() += WSB * world;
       total_world += world;
     } else {
-      MatX rhs = MatX::Zero(n, 1), X;
-      VecX column = VecX::Zero(n);
-      for (Eigen::Index k = 0; k < m; ++k) add_mapped(k, world.segment<3>(3 * k), column);
-      rhs.col(0) = column;
-      if (!solve(rhs, X)) return fail("the correction solve failed");
-      x.noalias() += h2 * X.col(0);
+      if (!correct(world, x)) return fail("the correction solve failed");
     }
     times.correction_ms += ms_since(t);
     Lambda = solved;
@@ -227,12 +228,8 @@ CorrectionResult corrective_motion(const ConstraintContact& contact, const std::
   }
   if (fast) {  // x = x_free + h^2 A^-1 J_g^T sum_i C_i^T lambda_i: the one solve after the loop
     const auto t = Clock::now();
-    MatX rhs = MatX::Zero(n, 1), X;
-    VecX column = VecX::Zero(n);
-    for (Eigen::Index k = 0; k < m; ++k) add_mapped(k, total_world.segment<3>(3 * k), column);
-    rhs.col(0) = column;
-    if (!solve(rhs, X)) return fail("the correction solve failed");
-    x = x_free + h2 * X.col(0);
+    x = x_free;
+    if (!correct(total_world, x)) return fail("the correction solve failed");
     times.final_ms += ms_since(t);
   }
   result.x = x;

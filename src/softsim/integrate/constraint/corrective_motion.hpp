@@ -7,8 +7,8 @@
 // constraint-space problem delta = W_i lambda + delta_i by projected Gauss-Seidel, and moving by
 // its correction (eqs. 21-23).
 // Forces: Signorini and Coulomb hold on the accumulated force Lambda of each contact, not on the
-// increment (the digest's reconstruction, kept because the cone bounds the total friction): the
-// iteration solves for Lambda_i with free term delta_i - W_i Lambda~, Lambda~ = C_i C_{i-1}^T
+// increment lambda_i of Zeng & Courtecuisse 2023, eq. 22 (reconstructed), because the cone bounds
+// the total friction: the iteration solves for Lambda_i with free term delta_i - W_i Lambda~, Lambda~ = C_i C_{i-1}^T
 // Lambda_{i-1} the previous force in the new frame (warm start), and moves by Lambda_i - Lambda~.
 // Updates (ConstraintUpdate):
 //  - standard: W_i = h^2 H_i A^-1 H_i^T from 3m solves per iteration (in batches of columns),

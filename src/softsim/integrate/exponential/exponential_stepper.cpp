@@ -5,12 +5,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "softsim/solve/solver_timing.hpp"
+
 namespace softsim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kFactorizationFailed = "the matrix M + c D + c^2 K could not be factorized";
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 }  // namespace
 
 void check_exponential_compatible(const Model& model, IntegratorType type) {

@@ -2,13 +2,13 @@
 
 #include "softsim/integrate/exponential/phi_dense.hpp"
 #include "softsim/solve/inexact_newton.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kCorrectionTolerance = 1e-10;  // relative residual of the corrected system (iterative solvers)
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 }  // namespace
 
 ModalSplit::ModalSplit(const SecondOrderSystem& system, const std::string& linear_solver)
