@@ -13,8 +13,9 @@
 //              harness); dhat 0.35 mean edge, kappa 1e3.
 // Needs the shared data ($SOFTSIM_DATA_DIR, default ../shared/data beside the source tree).
 // --broad-phase names the method of every broad phase (a scene's contact.broad_phase; default
-// auto).
+// auto). --operations keeps only the named operations (profiling one of them).
 //   bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2] [--broad-phase auto]
+//                     [--operations swept_broad_phase,...]
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -119,7 +120,8 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-void run(const ContactScene& s, int threads, int reps, BroadPhaseMethod method) {
+void run(const ContactScene& s, int threads, int reps, BroadPhaseMethod method,
+         const std::vector<std::string>& operations) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   const int n = static_cast<int>(s.V0.rows());
   const CollisionMesh mesh = build_collision_mesh(3, n, Eigen::MatrixXi(), s.faces);
@@ -136,22 +138,25 @@ void run(const ContactScene& s, int threads, int reps, BroadPhaseMethod method) 
   data.add(ipc);
   const Stage stage;
   const EvalContext ctx{stage, data};
-  auto row = [&](const char* op, double ms) { std::printf("%s,%d,%s,%.4f\n", s.name.c_str(), threads, op, ms); };
+  auto row = [&](const char* op, const std::function<void()>& call) {
+    if (std::find(operations.begin(), operations.end(), op) == operations.end()) return;
+    std::printf("%s,%d,%s,%.4f\n", s.name.c_str(), threads, op, median_ms(reps, call));
+  };
 
-  row("swept_broad_phase", median_ms(reps, [&] { (void)ccd_candidates(mesh, V0, V1, 0.0, method); }));
-  row("step_size", median_ms(reps, [&] { (void)ipc.max_step_fraction(ctx, x0, p); }));
-  row("proximity_broad_phase", median_ms(reps, [&] { (void)proximity_candidates(mesh, V0, s.dhat, method); }));
+  row("swept_broad_phase", [&] { (void)ccd_candidates(mesh, V0, V1, 0.0, method); });
+  row("step_size", [&] { (void)ipc.max_step_fraction(ctx, x0, p); });
+  row("proximity_broad_phase", [&] { (void)proximity_candidates(mesh, V0, s.dhat, method); });
   // From here on nothing is cached: every call starts from the broad phase, as the harness's.
   data = ModelData();
   data.add(ipc);
-  row("active_set", median_ms(reps, [&] { (void)ipc.active_pairs(x0); }));
+  row("active_set", [&] { (void)ipc.active_pairs(x0); });
   VecX g(x0.size());
   std::vector<Triplet> triplets;
-  row("energy_gradient_hessian", median_ms(reps, [&] {
-        g.setZero();
-        triplets.clear();
-        (void)ipc.evaluate(ctx, x0, AssemblyOutputs{&g, nullptr, 1.0, true, &triplets});
-      }));
+  row("energy_gradient_hessian", [&] {
+    g.setZero();
+    triplets.clear();
+    (void)ipc.evaluate(ctx, x0, AssemblyOutputs{&g, nullptr, 1.0, true, &triplets});
+  });
   std::fflush(stdout);
 }
 
@@ -162,6 +167,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> scenes{"cloth", "armadillo"};
   std::vector<int> threads{1, 2};
   BroadPhaseMethod method = BroadPhaseMethod::Auto;
+  std::vector<std::string> operations{"swept_broad_phase", "step_size", "proximity_broad_phase", "active_set",
+                                      "energy_gradient_hessian"};
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--scenes")) scenes = split(argv[i + 1]);
@@ -170,10 +177,12 @@ int main(int argc, char** argv) {
       for (const std::string& t : split(argv[i + 1])) threads.push_back(std::max(1, std::atoi(t.c_str())));
     } else if (!std::strcmp(argv[i], "--broad-phase") && value_named<BroadPhaseMethod>(argv[i + 1])) {
       method = *value_named<BroadPhaseMethod>(argv[i + 1]);
+    } else if (!std::strcmp(argv[i], "--operations")) {
+      operations = split(argv[i + 1]);
     } else {
       std::fprintf(stderr,
                    "usage: bench_contact_ops [--reps 7] [--scenes cloth,armadillo] [--threads 1,2] "
-                   "[--broad-phase auto|hash|bvh|lbvh|brute_force]\n");
+                   "[--broad-phase auto|hash|bvh|lbvh|brute_force] [--operations swept_broad_phase,...]\n");
       return 2;
     }
   }
@@ -181,7 +190,7 @@ int main(int argc, char** argv) {
     std::printf("scene,threads,operation,median_ms\n");
     for (const std::string& name : scenes) {
       const ContactScene s = load(name);
-      for (int t : threads) run(s, t, reps, method);
+      for (int t : threads) run(s, t, reps, method, operations);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_contact_ops: %s\n", e.what());

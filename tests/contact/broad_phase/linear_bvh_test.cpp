@@ -118,6 +118,12 @@ TEST(LinearBvh, TreeInvariantsOnRandomClusteredAndDegenerateSets) {
   std::vector<Aabb> dup;
   for (int i = 0; i < 500; ++i) dup.push_back(box_at(i % 3, 0.0, 1e-12 * (i % 5), 0.1));
   check_tree(dup);
+  // Enough leaves for the code sort to count and scatter several chunks in parallel, with
+  // equal codes spread across the chunks (their index order must survive every pass).
+  std::vector<Aabb> many;
+  for (int i = 0; i < 40000; ++i)
+    many.push_back(i % 4 == 0 ? box_at(0.25 * (i % 7), 0.5, 0.0, 0.01) : box_at(u(rng), u(rng), u(rng), 0.01));
+  check_tree(many);
   // All centres equal (zero-width frame), flat 2D boxes, a NaN box, huge coordinates.
   std::vector<Aabb> odd(300, box_at(0.5, 0.5, 0.0, 0.0));
   for (int i = 0; i < 100; ++i) odd.push_back(box_at(u(rng), u(rng), 0.0, 0.02));

@@ -4,18 +4,22 @@
 #include <stdexcept>
 
 #include "softsim/contact/broad_phase/box_pairs.hpp"
+#include "softsim/contact/broad_phase/linear_bvh.hpp"
 #include "softsim/core/parallel.hpp"
 
 namespace softsim {
 namespace {
 
+// The linear BVH takes the exclusion inlined (it is the default method); the others through
+// PairExclusion.
+template <class Exclude>
 PairList box_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets, bool self,
-                   BroadPhaseMethod method, const PairExclusion& excluded) {
+                   BroadPhaseMethod method, Exclude&& excluded) {
   switch (resolve_broad_phase(method, queries.size(), targets.size())) {
     case BroadPhaseMethod::Auto: break;
     case BroadPhaseMethod::SpatialHash: return spatial_hash_pairs(queries, targets, self, excluded);
     case BroadPhaseMethod::BVH: return bvh_pairs(queries, targets, self, excluded);
-    case BroadPhaseMethod::LinearBVH: return linear_bvh_pairs(queries, targets, self, excluded);
+    case BroadPhaseMethod::LinearBVH: return linear_bvh_pairs_excluding(queries, targets, self, excluded);
     case BroadPhaseMethod::BruteForce: return brute_force_pairs(queries, targets, self, excluded);
   }
   throw std::invalid_argument("unknown broad phase method");

@@ -67,36 +67,43 @@ void build_inner_node(const std::vector<std::uint64_t>& codes, int i, LinearBvh&
   }
 }
 
-// Pairs gathered by fixed blocks of queries, each block in batches of four consecutive queries
-// (per_batch(first, count, out)), to be put in order by sort_pairs_by_first.
-template <class PerBatch>
-std::vector<PairList> gather_batches(std::size_t num_queries, PerBatch&& per_batch) {
-  static_assert(kQueryBlock % QueryBatch::kLanes == 0);
-  const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
-  std::vector<PairList> out(blocks);
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
-    const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
-    for (std::size_t q = b * kQueryBlock; q < end; q += QueryBatch::kLanes)
-      per_batch(q, static_cast<int>(std::min<std::size_t>(QueryBatch::kLanes, end - q)), out[b]);
-  });
-  return out;
-}
-
 // Sorts (code, index) pairs given in index order by code, ties kept in index order: an LSD
 // radix sort (stable), linear in n, deterministic, and several times faster than a
-// comparison sort on the few tens of thousands of keys of a contact mesh.
+// comparison sort on the few tens of thousands of keys of a contact mesh. Each pass counts and
+// scatters contiguous chunks in parallel; a chunk's keys of one digit go after those of the
+// chunks before it, so the result is the one stable order whatever the chunking.
 void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
   constexpr int kBits = 11;
   constexpr std::size_t kBuckets = std::size_t(1) << kBits;
-  std::vector<std::pair<std::uint64_t, int>> scratch(keyed.size());
-  std::vector<std::size_t> start(kBuckets);
+  constexpr std::size_t kMinChunk = 8192;
+  const std::size_t n = keyed.size();
+  const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(n / kMinChunk, 64));
+  const std::size_t chunk = (n + chunks - 1) / chunks;
+  std::vector<std::pair<std::uint64_t, int>> scratch(n);
+  std::vector<std::size_t> start(chunks * kBuckets);  // [chunk][digit]
+  auto digit = [](std::uint64_t code, int shift) { return (code >> shift) & (kBuckets - 1); };
   for (int shift = 0; shift < 64; shift += kBits) {
-    std::fill(start.begin(), start.end(), 0);
-    for (const auto& k : keyed) ++start[(k.first >> shift) & (kBuckets - 1)];
-    if (std::find(start.begin(), start.end(), keyed.size()) != start.end()) continue;  // one digit: no move
+    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+      std::size_t* count = start.data() + c * kBuckets;
+      std::fill(count, count + kBuckets, 0);
+      for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i) ++count[digit(keyed[i].first, shift)];
+    });
+    // Offsets digit by digit, chunk by chunk; a pass where every key has the same digit moves
+    // nothing.
     std::size_t sum = 0;
-    for (std::size_t& c : start) sum += std::exchange(c, sum);
-    for (const auto& k : keyed) scratch[start[(k.first >> shift) & (kBuckets - 1)]++] = k;
+    bool one_digit = false;
+    for (std::size_t d = 0; d < kBuckets && !one_digit; ++d) {
+      std::size_t in_digit = 0;
+      for (std::size_t c = 0; c < chunks; ++c) in_digit += start[c * kBuckets + d];
+      one_digit = in_digit == n;
+      for (std::size_t c = 0; c < chunks; ++c) sum += std::exchange(start[c * kBuckets + d], sum);
+    }
+    if (one_digit) continue;
+    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+      std::size_t* cursor = start.data() + c * kBuckets;
+      for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i)
+        scratch[cursor[digit(keyed[i].first, shift)]++] = keyed[i];
+    });
     keyed.swap(scratch);
   }
 }
@@ -105,10 +112,7 @@ void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
 
 std::uint64_t LinearBvh::code(const double centre[3]) const {
   double t[3];
-  for (int d = 0; d < 3; ++d) {
-    const double width = frame.hi[d] - frame.lo[d];
-    t[d] = width > 0.0 ? (centre[d] - frame.lo[d]) / width : 0.0;
-  }
+  for (int d = 0; d < 3; ++d) t[d] = (centre[d] - frame.lo[d]) * frame_scale[d];
   return morton_code_3d(t[0], t[1], t[2]);
 }
 
@@ -127,6 +131,11 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
         bvh.frame.lo[d] = std::min(bvh.frame.lo[d], c[d]);
         bvh.frame.hi[d] = std::max(bvh.frame.hi[d], c[d]);
       }
+
+  for (int d = 0; d < 3; ++d) {
+    const double width = bvh.frame.hi[d] - bvh.frame.lo[d];
+    bvh.frame_scale[d] = width > 0.0 ? 1.0 / width : 0.0;
+  }
 
   // Sort by (code, index): ties in the code are ordered by index, so the order is unique.
   std::vector<std::pair<std::uint64_t, int>> keyed(n);
@@ -213,55 +222,21 @@ PairList sort_pairs_by_first(std::vector<PairList>&& blocks, std::size_t num_fir
   return out;
 }
 
-PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
-                          bool self, const PairExclusion& excluded) {
-  if (queries.empty() || targets.empty()) return {};
-  const LinearBvh bvh = build_linear_bvh(targets);
-  if (self) {
-    // Each leaf against the leaves after it in the tree's order (every pair once), four
-    // consecutive leaves at a time.
-    auto blocks = gather_batches(bvh.size(), [&](std::size_t first, int count, PairList& out) {
-      std::array<const Aabb*, QueryBatch::kLanes> q{};
-      std::array<FloatAabb, QueryBatch::kLanes> fq{};
-      std::array<int, QueryBatch::kLanes> after{};
-      for (int k = 0; k < count; ++k) {
-        q[k] = &bvh.leaf_boxes[first + k];
-        fq[k] = bvh.leaf_float_boxes[first + k];
-        after[k] = static_cast<int>(first) + k;
-      }
-      linear_bvh_query_batch(bvh, QueryBatch(q, fq, count), after, [&](int k, int b) {
-        const int a = bvh.order[first + static_cast<std::size_t>(k)];
-        const int lo = std::min(a, b), hi = std::max(a, b);
-        if (!excluded || !excluded(lo, hi)) out.push_back({lo, hi});
-      });
-    });
-    return sort_pairs_by_first(std::move(blocks), targets.size());
-  }
-  // Queries visited in the order of their centres along the targets' curve: consecutive
-  // queries then walk mostly the same nodes (batches of four, and cache reuse).
-  std::vector<std::pair<std::uint64_t, int>> query_order(queries.size());
+std::vector<std::pair<std::uint64_t, int>> morton_order(const LinearBvh& bvh, const std::vector<Aabb>& queries) {
+  std::vector<std::pair<std::uint64_t, int>> order(queries.size());
   parallel_for(queries.size(), [&](std::size_t i) {
     double c[3];
     for (int d = 0; d < 3; ++d) c[d] = 0.5 * (queries[i].lo[d] + queries[i].hi[d]);
-    query_order[i] = {bvh.code(c), static_cast<int>(i)};
+    order[i] = {bvh.code(c), static_cast<int>(i)};
   });
-  sort_by_code(query_order);
-  auto blocks = gather_batches(queries.size(), [&](std::size_t first, int count, PairList& out) {
-    std::array<const Aabb*, QueryBatch::kLanes> q{};
-    std::array<FloatAabb, QueryBatch::kLanes> fq{};
-    std::array<int, QueryBatch::kLanes> after{};
-    std::array<int, QueryBatch::kLanes> id{};
-    for (int k = 0; k < count; ++k) {
-      id[k] = query_order[first + k].second;
-      q[k] = &queries[static_cast<std::size_t>(id[k])];
-      fq[k] = outward_float_box(*q[k]);
-      after[k] = -1;
-    }
-    linear_bvh_query_batch(bvh, QueryBatch(q, fq, count), after, [&](int k, int j) {
-      if (!excluded || !excluded(id[k], j)) out.push_back({id[k], j});
-    });
-  });
-  return sort_pairs_by_first(std::move(blocks), queries.size());
+  sort_by_code(order);
+  return order;
+}
+
+PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+                          bool self, const PairExclusion& excluded) {
+  if (!excluded) return linear_bvh_pairs_excluding(queries, targets, self, [](int, int) { return false; });
+  return linear_bvh_pairs_excluding(queries, targets, self, [&](int a, int b) { return excluded(a, b); });
 }
 
 }  // namespace softsim
