@@ -7,6 +7,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include <cmath>
+
 namespace softsim {
 
 template <class Derived>
@@ -19,6 +21,61 @@ void project_psd(Eigen::MatrixBase<Derived>& A) {
   if (lambda.minCoeff() >= 0.0) return;
   auto clamped = lambda.cwiseMax(0.0);
   A = eig.eigenvectors() * clamped.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+namespace psd_detail {
+// Q = Helmert (x) I_Dim: an orthonormal basis of the motions of K points in Dim dimensions that
+// are not a common translation, column block i - 1 = (1, ..., 1, -i, 0, ...) / sqrt(i (i + 1)),
+// i = 1..K-1. Products with it cost O(K) per column through prefix and suffix sums.
+inline double helmert_scale(int i) { return 1.0 / std::sqrt(double(i) * double(i + 1)); }
+
+// Q^T M (M has K Dim rows): row block i - 1 = (sum_{a < i} M_a - i M_i) s_i.
+template <int K, int Dim, class M>
+Eigen::Matrix<double, (K - 1) * Dim, M::ColsAtCompileTime> helmert_transpose_times(const M& m) {
+  Eigen::Matrix<double, (K - 1) * Dim, M::ColsAtCompileTime> out;
+  Eigen::Matrix<double, Dim, M::ColsAtCompileTime> prefix = m.template topRows<Dim>();
+  for (int i = 1; i < K; ++i) {
+    const auto row = m.template middleRows<Dim>(i * Dim);
+    out.template middleRows<Dim>((i - 1) * Dim) = helmert_scale(i) * (prefix - double(i) * row);
+    prefix += row;
+  }
+  return out;
+}
+
+// Q R (R has (K - 1) Dim rows): row block a = sum_{i > a} s_i R_i - a s_a R_a.
+template <int K, int Dim, class M>
+Eigen::Matrix<double, K * Dim, M::ColsAtCompileTime> helmert_times(const M& r) {
+  Eigen::Matrix<double, K * Dim, M::ColsAtCompileTime> out;
+  Eigen::Matrix<double, Dim, M::ColsAtCompileTime> suffix = Eigen::Matrix<double, Dim, M::ColsAtCompileTime>::Zero();
+  for (int a = K - 1; a >= 1; --a) {
+    const auto row = r.template middleRows<Dim>((a - 1) * Dim);
+    const double s = helmert_scale(a);
+    out.template middleRows<Dim>(a * Dim) = suffix - double(a) * s * row;
+    suffix += s * row;
+  }
+  out.template topRows<Dim>() = suffix;
+  return out;
+}
+}  // namespace psd_detail
+
+// project_psd for the Hessian of a function of K points that depends only on their differences
+// (a distance between primitives, a barrier of it): such a Hessian annihilates every common
+// translation, so H = Q (Q^T H Q) Q^T with Q an orthonormal basis of the other motions
+// (psd_detail, Helmert contrasts), and its projection is Q (Q^T H Q)_+ Q^T. The eigenproblem is
+// (K - 1) Dim instead of K Dim (12 -> 9 for a point-triangle or edge-edge stencil), and the
+// Cholesky test can succeed on the reduced matrix, where it always fails on the singular full
+// one. The result equals project_psd(H) up to round-off (the translation part of a computed H
+// is round-off too).
+template <int K, int Dim>
+void project_psd_translation_invariant(Eigen::Matrix<double, K * Dim, K * Dim>& H) {
+  using namespace psd_detail;
+  const Eigen::Matrix<double, (K - 1) * Dim, K * Dim> QtH = helmert_transpose_times<K, Dim>(H);
+  // Q^T H Q = Q^T (Q^T H)^T for a symmetric H.
+  Eigen::Matrix<double, (K - 1) * Dim, (K - 1) * Dim> reduced = helmert_transpose_times<K, Dim>(QtH.transpose());
+  reduced = (0.5 * (reduced + reduced.transpose())).eval();  // symmetric to the last bit
+  project_psd(reduced);
+  const Eigen::Matrix<double, K * Dim, (K - 1) * Dim> QR = helmert_times<K, Dim>(reduced);
+  H = helmert_times<K, Dim>(QR.transpose()).transpose();  // Q R Q^T = (Q (Q R)^T)^T
 }
 
 }  // namespace softsim

@@ -191,7 +191,8 @@ void IpcContact::barrier_terms(const VertexRows& V, Workspace& w, bool project_p
       t.grad *= k;
       t.hess *= k;
     }
-    if (project_psd) project_stencil_hessian(t, st.num_vertices * dim);
+    // Distances depend on differences of positions only (static vertices included).
+    if (project_psd) project_relative_stencil_hessian(t, st.num_vertices, dim);
   });
 }
 

@@ -48,6 +48,27 @@ inline void project_stencil_hessian(ContactStencilTerm& t, int num_coordinates) 
   }
 }
 
+// project_stencil_hessian for a term that depends only on the differences of its vertices'
+// positions (IPC's barrier of a distance between primitives): the projection on the motions
+// that are not a common translation (project_psd_translation_invariant), a smaller eigenproblem.
+inline void project_relative_stencil_hessian(ContactStencilTerm& t, int num_vertices, int dim) {
+  auto project_block = [&](auto vertices, auto space_dim) {
+    constexpr int k = decltype(vertices)::value, d = decltype(space_dim)::value, n = k * d;
+    Eigen::Matrix<double, n, n> h = t.hess.template topLeftCorner<n, n>();
+    project_psd_translation_invariant<k, d>(h);
+    t.hess.template topLeftCorner<n, n>() = h;
+  };
+  using I2 = std::integral_constant<int, 2>;
+  using I3 = std::integral_constant<int, 3>;
+  using I4 = std::integral_constant<int, 4>;
+  if (dim == 3 && num_vertices == 4) project_block(I4(), I3());
+  else if (dim == 3 && num_vertices == 3) project_block(I3(), I3());
+  else if (dim == 3 && num_vertices == 2) project_block(I2(), I3());
+  else if (dim == 2 && num_vertices == 3) project_block(I3(), I2());
+  else if (dim == 2 && num_vertices == 2) project_block(I2(), I2());
+  else project_stencil_hessian(t, num_vertices * dim);
+}
+
 // Adds weight x one stencil's gradient to the outputs' gradient.
 inline void add_stencil_gradient(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
                                  const ContactStencilTerm& t, VecX& gradient) {
