@@ -1,7 +1,11 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
@@ -60,21 +64,108 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   return scene;
 }
 
+namespace {
+
+constexpr int kMaxJsonDepth = 512;
+
+// "line L, column C" of a byte offset into `text` (both from 1, as the parser reports them).
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column = offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return fmt::format("line {}, column {}", line, column);
+}
+
+// The first byte at which arrays and objects are nested deeper than kMaxJsonDepth (outside
+// strings), or npos. Deep nesting parses, but printing or walking such a value recurses once
+// per level: it is refused before anything reads it.
+std::size_t too_deep_at(std::string_view text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Where the parser stops on a text it rejected for a reason other than syntax (a number too
+// large for a double): a SAX pass that records the byte offset of the failure.
+class FailureOffset : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::size_t offset = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::json::exception&) override {
+    offset = position;
+    return false;
+  }
+};
+
+// The parser's message without its "[json.exception.<kind>.<id>] " prefix, with the bytes it
+// quotes from the file printable: an ill-formed UTF-8 byte is shown as \xNN, not echoed.
+std::string parser_reason(const char* what) {
+  std::string_view reason(what);
+  if (!reason.empty() && reason.front() == '[') {
+    const std::size_t end = reason.find("] ");
+    if (end != std::string_view::npos) reason.remove_prefix(end + 2);
+  }
+  std::string out;
+  for (const char c : reason) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f) out += fmt::format("\\x{:02X}", byte);
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json read_scene_json(const std::filesystem::path& file) {
   std::error_code ec;
   // An ifstream opens a directory, then fails on the first read with a bare libstdc++ message.
   if (std::filesystem::is_directory(file, ec))
     throw InputError(fmt::format("{}: expected a scene file (JSON), found a directory", file.string()));
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
-  nlohmann::json json;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (const std::size_t at = too_deep_at(text); at != std::string_view::npos)
+    throw InputError(fmt::format("{}: malformed JSON: at {}: arrays and objects nested deeper than {} levels",
+                                 file.string(), line_and_column(text, at), kMaxJsonDepth));
   try {
-    json = nlohmann::json::parse(in);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    // e.what() names the byte; report the line too.
-    throw InputError(fmt::format("{}: malformed JSON: {}", file.string(), e.what()));
+    // e.what() names the line and column (syntax, encoding, truncation).
+    throw InputError(fmt::format("{}: malformed JSON: {}", file.string(), parser_reason(e.what())));
+  } catch (const nlohmann::json::exception& e) {
+    // Valid syntax the parser still refuses (a number beyond a double's range): locate it.
+    FailureOffset failure;
+    nlohmann::json::sax_parse(text, &failure);
+    throw InputError(fmt::format("{}: malformed JSON: at {}: {}", file.string(), line_and_column(text, failure.offset),
+                                 parser_reason(e.what())));
   }
-  return json;
 }
 
 Scene read_scene(const std::filesystem::path& file) { return parse_scene(read_scene_json(file), file); }

@@ -20,6 +20,12 @@ struct BadScene {
 const BadScene kBadScenes[] = {
     {"truncated_json.json", "truncated_json.json", "malformed JSON", "at line 6, column 1"},
     {"trailing_comma.json", "trailing_comma.json", "malformed JSON", "at line 5, column 1"},
+    {"number_overflow.json", "number_overflow.json", "malformed JSON: at line 2, column 16: number overflow parsing '31e308'",
+     ""},
+    {"deep_nesting.json", "deep_nesting.json", "malformed JSON: at line 4, column 532",
+     "nested deeper than 512 levels"},
+    {"invalid_utf8.json", "invalid_utf8.json", "malformed JSON: parse error at line 3, column 80",
+     "ill-formed UTF-8 byte; last read: '\"b\\xFF'"},
     {"E_is_string.json", "E_is_string.json", "bodies[0].material.E: expected a number, got \"1e5\"", ""},
     {"dim_is_4.json", "dim_is_4.json", "dim: expected an integer in [2, 3], got 4", ""},
     {"dt_negative.json", "dt_negative.json", "time.dt: expected a positive number, got -0.01", ""},
