@@ -41,8 +41,9 @@ const char* status_name(RunStatus s) {
   return "unknown";
 }
 
+// `status` overrides the report's (a run still going is "running").
 void write_summary(const std::filesystem::path& path, const Scene& scene, const Model& model, const RunReport& report,
-                   int steps_requested, const std::string& integrator) {
+                   int steps_requested, const std::string& integrator, const char* status = nullptr) {
   nlohmann::json j;
   j["softsim_version"] = SOFTSIM_VERSION;
   j["scene"] = scene.file.empty() ? std::string("(default scene)") : scene.file.string();
@@ -58,7 +59,7 @@ void write_summary(const std::filesystem::path& path, const Scene& scene, const 
   j["failed_steps"] = report.failed_steps;
   j["subdivided_steps"] = report.subdivided_steps;
   j["wall_time_s"] = report.wall_seconds;
-  j["status"] = status_name(report.status);
+  j["status"] = status ? status : status_name(report.status);
   if (!report.message.empty()) j["message"] = report.message;
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
@@ -76,11 +77,11 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
   const BodyTracker tracker(model, scene.output.track);  // checks the names before anything is written
   RunReport report;
   std::filesystem::create_directories(options.out_dir);
-  // A summary exists from the start, saying the run has not finished.
-  report.status = RunStatus::Failed;
-  report.message = "running";
-  write_summary(options.out_dir / "summary.json", scene, model, report, steps, name_of(scene.integrator.type));
-  report.message.clear();
+  // A summary exists from the start and says "running", with the last finished step, until the
+  // run ends (a killed run leaves it so): rewritten at most once a second of wall time.
+  write_summary(options.out_dir / "summary.json", scene, model, report, steps, name_of(scene.integrator.type),
+                "running");
+  auto last_summary = clock::now();
 
   FrameWriter frames(model, options.out_dir / "frames", scene.output.writes(OutputFormat::vtu),
                      scene.output.writes(OutputFormat::obj));
@@ -155,6 +156,11 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     }
     if (step % scene.output.every == 0 || step == steps) frames.write(state, step, stepper->data());
     progress.update(step, state.t);
+    if (clock::now() - last_summary >= std::chrono::seconds(1)) {
+      report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+      write_summary(options.out_dir / "summary.json", scene, model, report, steps, stepper->name(), "running");
+      last_summary = clock::now();
+    }
     if (g_interrupted) {
       report.status = RunStatus::Interrupted;
       report.message = fmt::format("interrupted after step {}", step);

@@ -257,14 +257,11 @@ TEST(Run, StepsOverrideOnTheCommandLine) {
 
 // ---- SIGINT ----
 
-TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
-  SOFTSIM_REQUIRE_TOOL();
-  TempDir tmp("sigint");
-  const fs::path out = tmp.path() / "out";
+// Starts `softsim run long_run.json --out OUT` in the background (stderr to `log`); returns its pid.
+pid_t start_long_run(const fs::path& out, const std::string& log) {
   const std::string scene = (data_dir() / "scenes" / "long_run.json").string();
-  const std::string bin = tool().string(), out_s = out.string(), log = (tmp.path() / "stderr.txt").string();
+  const std::string bin = tool().string(), out_s = out.string();
   const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
   if (pid == 0) {
     if (FILE* f = std::freopen(log.c_str(), "w", stderr); !f) ::_exit(127);
     if (FILE* f = std::freopen("/dev/null", "w", stdout); !f) ::_exit(127);
@@ -272,6 +269,16 @@ TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
             static_cast<char*>(nullptr));
     ::_exit(127);
   }
+  return pid;
+}
+
+TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("sigint");
+  const fs::path out = tmp.path() / "out";
+  const std::string log = (tmp.path() / "stderr.txt").string();
+  const pid_t pid = start_long_run(out, log);
+  ASSERT_GE(pid, 0);
   // Wait for the run to start (summary.json is written before the first step) and to finish
   // at least one step (a row in stats.csv), then interrupt it.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -314,6 +321,37 @@ TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
   EXPECT_FALSE(listed.empty());
   for (const auto& f : listed) EXPECT_TRUE(fs::exists(out / "frames" / f)) << f << " is listed in the .pvd but missing";
   EXPECT_TRUE(files_with_extension(out, ".tmp").empty()) << "a *.tmp file was left behind";
+}
+
+TEST(Run, SummarySaysRunningWithTheLastFinishedStepUntilTheRunEnds) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("running");
+  const fs::path out = tmp.path() / "out";
+  const std::string log = (tmp.path() / "stderr.txt").string();
+  const pid_t pid = start_long_run(out, log);
+  ASSERT_GE(pid, 0);
+  // The summary is rewritten about once a second while the run goes on: wait for one that
+  // counts finished steps, then kill the run without warning (as a power loss would).
+  nlohmann::json summary;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(out / "summary.json")) {
+      summary = read_json(out / "summary.json");
+      if (summary.value("steps_done", 0) >= 1) break;
+      EXPECT_EQ(summary.value("status", ""), "running") << summary.dump(2);
+    }
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) FAIL() << "softsim ended before it was killed:\n" << read_text(log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary.value("status", ""), "running") << summary.dump(2);
+  EXPECT_GE(summary.value("steps_done", -1), 1) << summary.dump(2);
+  // stats.csv is flushed every step, so it holds at least the steps the summary counts.
+  EXPECT_GE(lines_of(read_text(out / "stats.csv")).size(), summary.value("steps_done", -1) + 1u);
 }
 
 // ---- info ----
