@@ -153,7 +153,7 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, int after, Visit&
 // visit(lane, primitive) for every hit of lane k with sorted position > after[k].
 class QueryBatch {
  public:
-  static constexpr int kLanes = 4;  // a multiple of 4 (SSE groups; 8 lanes measured: 4% more instructions)
+  static constexpr int kLanes = 4;  // one SSE register (8 lanes, two registers, measured 4% more instructions)
   QueryBatch(const std::array<const Aabb*, kLanes>& queries, const std::array<FloatAabb, kLanes>& float_queries,
              int count)
       : queries_(queries), count_(count) {
@@ -169,16 +169,12 @@ class QueryBatch {
   // Bit k set when lane k's box overlaps `box`.
   int overlap_mask(const FloatAabb& box) const {
 #if defined(__SSE2__)
-    int mask = 0;
-    for (int g = 0; g < kLanes; g += 4) {
-      __m128 m = _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[0]), _mm_load_ps(hi_[0] + g)),
-                            _mm_cmple_ps(_mm_load_ps(lo_[0] + g), _mm_set1_ps(box.hi[0])));
-      for (int d = 1; d < 3; ++d)
-        m = _mm_and_ps(m, _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[d]), _mm_load_ps(hi_[d] + g)),
-                                     _mm_cmple_ps(_mm_load_ps(lo_[d] + g), _mm_set1_ps(box.hi[d]))));
-      mask |= _mm_movemask_ps(m) << g;
-    }
-    return mask;
+    __m128 m = _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[0]), _mm_load_ps(hi_[0])),
+                          _mm_cmple_ps(_mm_load_ps(lo_[0]), _mm_set1_ps(box.hi[0])));
+    for (int d = 1; d < 3; ++d)
+      m = _mm_and_ps(m, _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(box.lo[d]), _mm_load_ps(hi_[d])),
+                                   _mm_cmple_ps(_mm_load_ps(lo_[d]), _mm_set1_ps(box.hi[d]))));
+    return _mm_movemask_ps(m);
 #else
     int mask = 0;
     for (int k = 0; k < kLanes; ++k) {
@@ -204,15 +200,10 @@ void linear_bvh_query_batch(const LinearBvh& bvh, const QueryBatch& batch,
   // Lanes still wanting leaves at sorted positions up to `last`: after[k] < last (padding
   // lanes may answer yes: their boxes overlap nothing).
 #if defined(__SSE2__)
-  __m128i after_lanes[QueryBatch::kLanes / 4];
-  for (int g = 0; g < QueryBatch::kLanes / 4; ++g)
-    after_lanes[g] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(after.data() + 4 * g));
+  static_assert(QueryBatch::kLanes == 4);
+  const __m128i after_lanes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(after.data()));
   auto lanes_before = [&](int last) {
-    const __m128i l = _mm_set1_epi32(last);
-    int mask = 0;
-    for (int g = 0; g < QueryBatch::kLanes / 4; ++g)
-      mask |= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(after_lanes[g], l))) << (4 * g);
-    return mask;
+    return _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(after_lanes, _mm_set1_epi32(last))));
   };
 #else
   auto lanes_before = [&](int last) {
