@@ -7,13 +7,18 @@ namespace softsim::cli {
 void Commands::add_all(CLI::App& app) {
   auto* run = app.add_subcommand("run", "Run a scene (the built-in default scene when none is given)");
   run->add_option("scene", run_scene_, "Scene file (JSON)");
-  run->add_option("--out", run_out_, "Output directory (frames/, stats.csv, summary.json)")->capture_default_str();
+  auto* out = run->add_option("--out", run_out_, "Output directory (frames/, stats.csv, summary.json)")->capture_default_str();
+  run->add_option("--resume", run_resume_,
+                  "Continue the run whose output directory this is, from its checkpoint.bin (written every "
+                  "output.checkpoint_every steps and on Ctrl-C); the scene defaults to the one it ran")
+      ->excludes(out);
   auto* steps = run->add_option("--steps", run_steps_, "Number of steps (overrides the scene)")->check(CLI::NonNegativeNumber);
   run->add_option("--end", run_end_, "End time in seconds (overrides the scene)")->check(CLI::PositiveNumber)->excludes(steps);
   run->add_option("--threads", run_threads_, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet", run_quiet_, "No progress output");
   run->callback([this] {
-    chosen_ = [this] { return run_command(run_scene_, run_out_, run_steps_, run_end_, run_threads_, run_quiet_); };
+    chosen_ = [this] { return run_command(run_scene_, run_resume_.empty() ? run_out_ : run_resume_, !run_resume_.empty(),
+                                      run_steps_, run_end_, run_threads_, run_quiet_); };
   });
 
   auto* check = app.add_subcommand("check", "Validate a scene and the meshes it names, without running");

@@ -30,7 +30,7 @@ class Commands {
  private:
   std::function<int()> chosen_;
   // run
-  std::string run_scene_, run_out_ = "output";
+  std::string run_scene_, run_out_ = "output", run_resume_;
   std::optional<int> run_steps_;
   std::optional<double> run_end_;
   int run_threads_ = 0;
@@ -46,8 +46,9 @@ class Commands {
   std::string ccd_type_, ccd_toi_;
 };
 
-int run_command(const std::string& scene, const std::string& out, std::optional<int> steps, std::optional<double> end,
-                int threads, bool quiet);
+// resume: continue the run in `out` from its checkpoint; an empty scene is then the one it ran.
+int run_command(const std::string& scene, const std::string& out, bool resume, std::optional<int> steps,
+                std::optional<double> end, int threads, bool quiet);
 int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
 int analyze_modes_command(const ModesOptions& options);

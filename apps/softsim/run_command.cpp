@@ -6,19 +6,35 @@
 #include "commands.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/simulation.hpp"
 
 namespace softsim::cli {
 
-int run_command(const std::string& scene_path, const std::string& out, std::optional<int> steps,
+namespace {
+
+// The scene a run reads: the one given, or on --resume without one, the one the checkpoint ran.
+Scene scene_of_run(const std::string& scene_path, const std::string& out, bool resume) {
+  if (!scene_path.empty()) return read_scene(scene_path);
+  if (!resume) return default_scene();
+  if (!std::filesystem::is_directory(out))
+    throw InputError(fmt::format("{}: --resume: no such output directory", out));
+  const Checkpoint c = read_checkpoint(checkpoint_path(out));
+  return c.scene_file.empty() ? default_scene() : read_scene(c.scene_file);
+}
+
+}  // namespace
+
+int run_command(const std::string& scene_path, const std::string& out, bool resume, std::optional<int> steps,
                 std::optional<double> end, int threads, bool quiet) {
   std::unique_ptr<tbb::global_control> limit;
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
-  Scene scene = scene_path.empty() ? default_scene() : read_scene(scene_path);
+  Scene scene = scene_of_run(scene_path, out, resume);
   Model model = build_model(scene);  // all input errors surface before any output is written
   RunOptions options;
   options.out_dir = out;
   options.quiet = quiet;
+  options.resume = resume;
   if (steps) options.steps = *steps;
   if (end) {
     const double n = std::ceil(*end / scene.dt - 1e-9);

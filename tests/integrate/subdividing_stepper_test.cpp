@@ -15,6 +15,8 @@ class PickyStepper : public Stepper {
   explicit PickyStepper(double max_h, int* calls) : max_h_(max_h), calls_(calls) {}
   std::string name() const override { return "picky"; }
   const ModelData& data() const override { return data_; }
+  void save(ArchiveWriter&) const override {}
+  void load(ArchiveReader&) override {}
   StepResult step(State& state, double h) override {
     ++*calls_;
     StepResult r;

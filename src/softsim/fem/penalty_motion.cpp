@@ -9,6 +9,9 @@ struct PenaltyMotion::Targets : TermData {
   VecX target(std::size_t i, double c) const {
     return c == 1.0 ? targets[i] : VecX(starts[i] + c * (targets[i] - starts[i]));
   }
+  // The stiffness grows when targets are missed and carries over; begin_step sets the targets.
+  void save(ArchiveWriter& out) const override { out.real(kappa); }
+  void load(ArchiveReader& in) override { kappa = in.real(); }
 };
 
 PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity,

@@ -28,4 +28,24 @@ StepResult Bdf2Stepper::step(State& state, double h) {
   return result;
 }
 
+void Bdf2Stepper::save(ArchiveWriter& out) const {
+  stage_.save(out);
+  out.tag("bdf2_history");
+  out.flag(has_history_);
+  out.vector(x_prev_);
+  out.vector(v_prev_);
+  out.real(t_prev_end_);
+  out.real(h_prev_);
+}
+
+void Bdf2Stepper::load(ArchiveReader& in) {
+  stage_.load(in);
+  in.expect("bdf2_history");
+  has_history_ = in.flag();
+  x_prev_ = in.vector();
+  v_prev_ = in.vector();
+  t_prev_end_ = in.real();
+  h_prev_ = in.real();
+}
+
 }  // namespace softsim

@@ -14,6 +14,8 @@ class Bdf2Stepper : public Stepper {
   std::string name() const override { return "bdf2"; }
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return stage_.data(); }
+  void save(ArchiveWriter& out) const override;
+  void load(ArchiveReader& in) override;
 
  private:
   StageSolver stage_;

@@ -23,6 +23,8 @@ class DirkStepper : public Stepper {
   std::string name() const override;
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return stage_.data(); }
+  void save(ArchiveWriter& out) const override { stage_.save(out); }
+  void load(ArchiveReader& in) override { stage_.load(in); }
 
  private:
   StageSolver stage_;

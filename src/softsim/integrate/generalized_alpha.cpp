@@ -43,4 +43,20 @@ StepResult GeneralizedAlphaStepper::step(State& state, double h) {
   return result;
 }
 
+void GeneralizedAlphaStepper::save(ArchiveWriter& out) const {
+  stage_.save(out);
+  out.tag("carried_acceleration");
+  out.flag(has_acceleration_);
+  out.vector(a_);
+  out.real(t_prev_end_);
+}
+
+void GeneralizedAlphaStepper::load(ArchiveReader& in) {
+  stage_.load(in);
+  in.expect("carried_acceleration");
+  has_acceleration_ = in.flag();
+  a_ = in.vector();
+  t_prev_end_ = in.real();
+}
+
 }  // namespace softsim

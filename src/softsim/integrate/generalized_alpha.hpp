@@ -30,6 +30,8 @@ class GeneralizedAlphaStepper : public Stepper {
   std::string name() const override { return name_; }
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return stage_.data(); }
+  void save(ArchiveWriter& out) const override;
+  void load(ArchiveReader& in) override;
 
  private:
   StageSolver stage_;

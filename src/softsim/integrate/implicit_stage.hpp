@@ -53,6 +53,9 @@ class StageSolver {
   const Model& model() const { return model_; }
   // The run's data: every term's adaptive and lagged data (model_data.hpp).
   const ModelData& data() const { return data_; }
+  // Checkpoints: the run's data (the frozen damping and the mass factorization are remade).
+  void save(ArchiveWriter& out) const { data_.save(model_, out); }
+  void load(ArchiveReader& in) { data_.load(model_, in); }
   // Residual norms ||r_k|| of the last residual-form solve, or the reduced gradient norms
   // ||g_k|| of the last projected-Newton solve (one per iterate).
   const std::vector<double>& last_history() const { return history_; }

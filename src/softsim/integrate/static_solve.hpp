@@ -13,6 +13,8 @@ class StaticStepper : public Stepper {
   std::string name() const override { return "static"; }
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return data_; }
+  void save(ArchiveWriter& out) const override { data_.save(model_, out); }
+  void load(ArchiveReader& in) override { data_.load(model_, in); }
 
  private:
   const Model& model_;

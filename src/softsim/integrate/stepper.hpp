@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "softsim/core/binary_archive.hpp"
 #include "softsim/model/model.hpp"
 #include "softsim/model/state.hpp"
 #include "softsim/core/enum_names.hpp"
@@ -44,6 +45,12 @@ class Stepper {
   // Constraint contact: every contact of the last step with its force (normal and tangential
   // multipliers); null for steppers without contact multipliers.
   virtual const std::vector<ContactForce>* contact_forces() const { return nullptr; }
+  // Checkpoints (sim/checkpoint.hpp): everything the stepper carries from one step to the next
+  // (the run's data, a multistep method's previous step, a carried acceleration, the modes), so
+  // that a run continued from a checkpoint ends bitwise where an uninterrupted one does. load()
+  // reads what save() wrote for the same model and options; it throws ArchiveError otherwise.
+  virtual void save(ArchiveWriter& out) const = 0;
+  virtual void load(ArchiveReader& in) = 0;
 };
 
 // The time integrators (integrator.type; docs/integrators.md).

@@ -23,6 +23,8 @@ class SubdividingStepper : public Stepper {
   // the Newton counts and timings include the failed attempts.
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return inner_->data(); }
+  void save(ArchiveWriter& out) const override { inner_->save(out); }
+  void load(ArchiveReader& in) override { inner_->load(in); }
 
  private:
   StepResult halves(State& state, double h, int depth);

@@ -10,6 +10,10 @@ namespace softsim {
 // Calls write(stream) on "<path>.tmp", flushes, then renames it to `path`. Throws RunError
 // naming the path if the file cannot be created, written or renamed (the .tmp is removed).
 // An exception thrown by `write` also removes the .tmp and propagates unchanged.
-void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
+// synced: the content reaches the disk before the rename, and the rename before the return
+// (fsync of the file and its folder), so that after a power loss the file is the old one or the
+// new one, whole (checkpoints); outputs that are rewritten often skip it.
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write,
+                           bool synced = false);
 
 }  // namespace softsim

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "softsim/core/binary_archive.hpp"
+
 namespace softsim {
 
 class Energy;
@@ -17,6 +19,11 @@ class Model;
 // One term's part of the ModelData (derive from it).
 struct TermData {
   virtual ~TermData() = default;
+  // Checkpoints: what the term carries from one step to the next (adaptive stiffnesses and the
+  // like). What begin_step recomputes from the step's start positions (frozen rotations, lagged
+  // friction contacts, moving targets) and caches need not be saved.
+  virtual void save(ArchiveWriter& out) const {}
+  virtual void load(ArchiveReader& in) {}
 };
 
 class ModelData {
@@ -39,6 +46,11 @@ class ModelData {
   // Creates the data of one more term (the constructor does this for every term of the model;
   // tests of a term outside a model call it directly).
   void add(const Energy& term);
+
+  // Every term's saved data, in the model's term order, each framed by the term's name.
+  void save(const Model& model, ArchiveWriter& out) const;
+  // Reads what save() wrote for the same model; throws ArchiveError on a mismatch.
+  void load(const Model& model, ArchiveReader& in);
 
  private:
   TermData* find(const void* term) const {

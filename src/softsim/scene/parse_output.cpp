@@ -8,6 +8,7 @@ namespace softsim {
 OutputSpec read_output(const JsonReader& o, const Scene& scene) {
   OutputSpec out;
   out.every = o.integer("every", out.every, 1, 100000000);
+  out.checkpoint_every = o.integer("checkpoint_every", out.checkpoint_every, 0, 100000000);
   if (o.has("formats")) {
     const auto& f = o.node().at("formats");
     const std::string expected = "expected an array of \"vtu\" / \"obj\", got ";

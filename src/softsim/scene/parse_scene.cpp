@@ -8,6 +8,7 @@
 #include <string_view>
 #include <nlohmann/json.hpp>
 
+#include "softsim/core/hash.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
@@ -33,12 +34,23 @@ void read_time(const JsonReader& t, Scene& scene) {
   t.finish();
 }
 
+// What a continued run may change: its length and how often it checkpoints.
+std::uint64_t scene_fingerprint(nlohmann::json json) {
+  if (auto t = json.find("time"); t != json.end() && t->is_object()) {
+    t->erase("steps");
+    t->erase("end");
+  }
+  if (auto o = json.find("output"); o != json.end() && o->is_object()) o->erase("checkpoint_every");
+  return fnv1a_64(json.dump());
+}
+
 }  // namespace
 
 Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file) {
   Scene scene;
   scene.file = file;
   if (!json.is_object()) throw InputError(scene.source() + ": expected a JSON object at the top level");
+  scene.fingerprint = scene_fingerprint(json);
   JsonReader root(json, "", scene.source());
   root.string("description", "");
   scene.dim = root.integer("dim", 3, 2, 3);

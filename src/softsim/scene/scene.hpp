@@ -4,6 +4,7 @@
 // applied (scene_rules.hpp). Each section has its spec (body_spec.hpp, contact_spec.hpp, the
 // integrator's StepperOptions), its parser (parse_*.cpp) and its builder (build_*.cpp);
 // build_model() turns the whole into a Model.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct OutputSpec {
   std::vector<OutputFormat> formats{OutputFormat::vtu, OutputFormat::obj};
   // Bodies (or moving mesh obstacles) whose centre of mass and extent go into stats.csv.
   std::vector<std::string> track;
+  // Write a checkpoint (checkpoint.bin in the output folder) every N steps; 0: only when the run
+  // is interrupted (Ctrl-C). `softsim run --resume OUT` continues from it.
+  int checkpoint_every = 0;
   bool writes(OutputFormat f) const;
 };
 
@@ -54,6 +58,9 @@ struct Scene {
   OutputSpec output;
   OnFailure on_failure = OnFailure::error;
   bool inversion_filter = true;  // cap Newton steps so no element inverts (Li & Jiang 2025, §15.3)
+  // A hash of the scene's JSON without the keys a continued run may change (time.steps,
+  // time.end, output.checkpoint_every): a checkpoint is resumed only by the scene that wrote it.
+  std::uint64_t fingerprint = 0;
 
   // Keys whose presence a rule between sections depends on (scene_rules.hpp).
   struct Given {

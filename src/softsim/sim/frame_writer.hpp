@@ -16,6 +16,9 @@ class FrameWriter {
   FrameWriter(const Model& model, std::filesystem::path frames_dir, bool vtu, bool obj);
   // data: the run's data (corotated models report their energy density in the frozen frame).
   void write(const State& state, int frame, const ModelData& data);
+  // The .pvd's entries so far; a resumed run starts from a checkpoint's.
+  const std::vector<PvdEntry>& entries() const { return entries_; }
+  void restore(std::vector<PvdEntry> entries) { entries_ = std::move(entries); }
 
  private:
   const Model& model_;

@@ -14,6 +14,7 @@
 #include "softsim/integrate/constraint/corrective_motion.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/sim/body_tracker.hpp"
+#include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/frame_writer.hpp"
 #include "softsim/sim/progress.hpp"
 
@@ -64,6 +65,20 @@ void write_summary(const std::filesystem::path& path, const Scene& scene, const 
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 
+// Cuts a table of a resumed run back to its length at the checkpoint.
+void cut_table(const std::filesystem::path& file, std::uint64_t bytes) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec)
+    throw InputError(fmt::format("{}: missing or unreadable, where the checkpoint says it holds {} bytes; cannot resume",
+                                 file.string(), bytes));
+  if (size < bytes)
+    throw InputError(fmt::format("{}: {} bytes, shorter than the {} the checkpoint says it held; cannot resume",
+                                 file.string(), size, bytes));
+  std::filesystem::resize_file(file, bytes, ec);
+  if (ec) throw RunError(fmt::format("{}: cannot cut it back to the checkpoint ({})", file.string(), ec.message()));
+}
+
 std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string(); }
 
 }  // namespace
@@ -73,41 +88,89 @@ void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 RunReport run_simulation(const Scene& scene, const Model& model, const RunOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  const int steps = options.steps.value_or(scene.steps);
+  int steps = options.steps.value_or(scene.steps);
   const BodyTracker tracker(model, scene.output.track);  // checks the names before anything is written
   RunReport report;
-  std::filesystem::create_directories(options.out_dir);
-  // A summary exists from the start and says "running", with the last finished step, until the
-  // run ends (a killed run leaves it so): rewritten at most once a second of wall time.
-  write_summary(options.out_dir / "summary.json", scene, model, report, steps, name_of(scene.integrator.type),
-                "running");
-  auto last_summary = clock::now();
-
   FrameWriter frames(model, options.out_dir / "frames", scene.output.writes(OutputFormat::vtu),
                      scene.output.writes(OutputFormat::obj));
   auto stepper = make_stepper(model, scene.integrator);
+  const std::uint64_t fingerprint = run_fingerprint(scene, model, *stepper);
+  const std::filesystem::path checkpoint_file = checkpoint_path(options.out_dir);
 
   State state{model.rest_positions, model.initial_velocity, 0.0};
   model.boundary.apply_positions(state.x, model.rest_positions, 0.0);
-  frames.write(state, 0, stepper->data());
+  int first_step = 1;
+  double earlier_wall_seconds = 0.0;  // of the run before it was resumed
+  const std::filesystem::path stats_file = options.out_dir / "stats.csv";
+  const std::filesystem::path contact_forces_file = options.out_dir / "contact_forces.csv";
+  if (options.resume) {
+    // Everything is checked before anything is written: a refused resume leaves the outputs as they were.
+    Checkpoint c = read_checkpoint(checkpoint_file);
+    restore_stepper(checkpoint_file, c, fingerprint, *stepper);
+    cut_table(stats_file, c.stats_bytes);
+    if (stepper->contact_forces()) cut_table(contact_forces_file, c.contact_forces_bytes);
+    state = std::move(c.state);
+    first_step = c.step + 1;
+    if (!options.steps) steps = c.steps_requested;
+    report.steps_done = c.step;
+    report.failed_steps = c.failed_steps;
+    report.subdivided_steps = c.subdivided_steps;
+    earlier_wall_seconds = c.wall_seconds;
+    frames.restore(std::move(c.frames));
+  }
+  const auto wall_seconds = [&] {
+    return earlier_wall_seconds + std::chrono::duration<double>(clock::now() - start).count();
+  };
+  std::filesystem::create_directories(options.out_dir);
+  // A summary exists from the start and says "running", with the last finished step, until the
+  // run ends (a killed run leaves it so): rewritten at most once a second of wall time.
+  write_summary(options.out_dir / "summary.json", scene, model, report, steps, stepper->name(), "running");
+  auto last_summary = clock::now();
+  if (!options.resume) frames.write(state, 0, stepper->data());
 
-  std::ofstream stats(options.out_dir / "stats.csv");
+  // A resumed run appends to its tables, cut back to the checkpoint's step.
+  const auto mode = options.resume ? std::ios::app : std::ios::trunc;
+  std::ofstream stats(stats_file, std::ios::out | mode);
   if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
-  stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms,krylov_dim"
-        << tracker.header() << '\n';
+  if (!options.resume)
+    stats << "step,t,newton_iters,linear_iters,residual,kinetic,potential,total_energy,min_distance,wall_ms,krylov_dim"
+          << tracker.header() << '\n';
   // Constraint contact: every contact's multipliers after every step, for plots.
   std::ofstream contact_forces;
   if (stepper->contact_forces()) {
-    contact_forces.open(options.out_dir / "contact_forces.csv");
+    contact_forces.open(contact_forces_file, std::ios::out | mode);
     if (!contact_forces) throw RunError(fmt::format("{}: cannot write contact_forces.csv", options.out_dir.string()));
-    contact_forces << "step,t,contact,kind,vertex,feature0,feature1,feature2,obstacle,gap,normal_force,"
-                      "tangential_force,fx,fy,fz\n";
+    if (!options.resume)
+      contact_forces << "step,t,contact,kind,vertex,feature0,feature1,feature2,obstacle,gap,normal_force,"
+                        "tangential_force,fx,fy,fz\n";
   }
+  stats.flush();
+  contact_forces.flush();
+  const auto save_checkpoint = [&](int step) {
+    Checkpoint c;
+    c.fingerprint = fingerprint;
+    c.scene_file = scene.file.empty() ? std::string() : std::filesystem::absolute(scene.file).lexically_normal().string();
+    c.step = step;
+    c.steps_requested = steps;
+    c.state = state;
+    c.failed_steps = report.failed_steps;
+    c.subdivided_steps = report.subdivided_steps;
+    c.wall_seconds = wall_seconds();
+    c.stats_bytes = std::filesystem::file_size(stats_file);
+    c.contact_forces_bytes = stepper->contact_forces() ? std::filesystem::file_size(contact_forces_file) : 0;
+    c.frames = frames.entries();
+    c.stepper = stepper->name();
+    ArchiveWriter out;
+    stepper->save(out);
+    c.stepper_bytes = out.bytes();
+    write_checkpoint(checkpoint_file, c);
+  };
+  const int checkpoint_every = scene.output.checkpoint_every;
   Progress progress(steps, scene.dt, options.quiet);
 
   report.status = RunStatus::Ok;
   g_interrupted = false;
-  for (int step = 1; step <= steps; ++step) {
+  for (int step = first_step; step <= steps; ++step) {
     const auto step_start = clock::now();
     StepResult r = stepper->step(state, scene.dt);
     const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
@@ -156,19 +219,24 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
     }
     if (step % scene.output.every == 0 || step == steps) frames.write(state, step, stepper->data());
     progress.update(step, state.t);
+    // Every checkpoint_every steps, at the end (so a finished run can be continued for longer
+    // with --resume --steps), and when interrupted.
+    if (g_interrupted || (checkpoint_every > 0 && (step % checkpoint_every == 0 || step == steps)))
+      save_checkpoint(step);
     if (clock::now() - last_summary >= std::chrono::seconds(1)) {
-      report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+      report.wall_seconds = wall_seconds();
       write_summary(options.out_dir / "summary.json", scene, model, report, steps, stepper->name(), "running");
       last_summary = clock::now();
     }
     if (g_interrupted) {
       report.status = RunStatus::Interrupted;
-      report.message = fmt::format("interrupted after step {}", step);
+      report.message = fmt::format("interrupted after step {} (continue with softsim run --resume {})", step,
+                                   options.out_dir.string());
       break;
     }
   }
   progress.finish();
-  report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  report.wall_seconds = wall_seconds();
   write_summary(options.out_dir / "summary.json", scene, model, report, steps, stepper->name());
   return report;
 }

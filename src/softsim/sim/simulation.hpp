@@ -14,6 +14,9 @@ struct RunOptions {
   std::filesystem::path out_dir = "output";
   std::optional<int> steps;  // overrides the scene's
   bool quiet = false;
+  // Continue the run whose checkpoint is in out_dir (sim/checkpoint.hpp), appending to its
+  // frames, stats.csv and summary.json.
+  bool resume = false;
 };
 
 enum class RunStatus { Ok, Failed, Interrupted };
@@ -27,6 +30,7 @@ struct RunReport {
   std::string message;
 };
 
+// Throws InputError when a checkpoint to resume from is missing, corrupt or of another run.
 RunReport run_simulation(const Scene& scene, const Model& model, const RunOptions& options);
 
 // Installs a SIGINT handler that asks the running simulation to stop after the current step.

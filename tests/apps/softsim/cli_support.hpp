@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
+
 namespace softsim_cli_test {
 
 namespace fs = std::filesystem;
@@ -61,23 +63,26 @@ inline std::ostream& operator<<(std::ostream& os, const Result& r) {
   return os;
 }
 
-// A fresh, empty directory for one test (removed by the destructor).
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    path_ = fs::temp_directory_path() / ("softsim_cli_" + std::to_string(::getpid()) + "_" + tag);
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
+using softsim::test::TempDir;
 
- private:
-  fs::path path_;
-};
+// Starts `softsim ARGS` as a child process (stdout to /dev/null, stderr to `log`), for tests
+// that signal or kill it; returns its pid (wait for it with waitpid).
+inline pid_t start_tool(const std::vector<std::string>& args, const fs::path& log) {
+  const std::string bin = tool().string();
+  std::vector<std::string> argv_storage{bin};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (FILE* f = std::freopen(log.c_str(), "w", stderr); !f) ::_exit(127);
+    if (FILE* f = std::freopen("/dev/null", "w", stdout); !f) ::_exit(127);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
 
 // Runs `softsim ARGS` (args are shell-quoted) with streams captured into files under `scratch`.
 inline Result run_tool(const std::vector<std::string>& args, const fs::path& scratch) {

@@ -260,16 +260,7 @@ TEST(Run, StepsOverrideOnTheCommandLine) {
 // Starts `softsim run long_run.json --out OUT` in the background (stderr to `log`); returns its pid.
 pid_t start_long_run(const fs::path& out, const std::string& log) {
   const std::string scene = (data_dir() / "scenes" / "long_run.json").string();
-  const std::string bin = tool().string(), out_s = out.string();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (FILE* f = std::freopen(log.c_str(), "w", stderr); !f) ::_exit(127);
-    if (FILE* f = std::freopen("/dev/null", "w", stdout); !f) ::_exit(127);
-    ::execl(bin.c_str(), bin.c_str(), "run", scene.c_str(), "--out", out_s.c_str(), "--threads", "1", "--quiet",
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  return pid;
+  return start_tool({"run", scene, "--out", out.string(), "--threads", "1", "--quiet"}, log);
 }
 
 TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
@@ -307,6 +298,9 @@ TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
   ASSERT_TRUE(WIFEXITED(status)) << "softsim was killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 130) << read_text(log);
   EXPECT_NE(read_text(log).find("interrupted"), std::string::npos) << read_text(log);
+  // Ctrl-C leaves a checkpoint of the last finished step, and says how to continue.
+  EXPECT_NE(read_text(log).find("softsim run --resume"), std::string::npos) << read_text(log);
+  EXPECT_TRUE(fs::exists(out / "checkpoint.bin"));
 
   const nlohmann::json summary = read_json(out / "summary.json");
   EXPECT_EQ(summary.value("status", ""), "interrupted") << summary.dump(2);

@@ -23,6 +23,20 @@ struct IpcContact::Data : TermData {
     Candidates candidates;
   } ccd;
   mutable Workspace work;
+  // The stiffness and the distance it adapts from carry over; the CCD cache is cleared at every
+  // step's start.
+  void save(ArchiveWriter& out) const override {
+    out.real(kappa);
+    out.real(kappa_max);
+    out.flag(balanced);
+    out.real(previous_min_distance);
+  }
+  void load(ArchiveReader& in) override {
+    kappa = in.real();
+    kappa_max = in.real();
+    balanced = in.flag();
+    previous_min_distance = in.real();
+  }
 };
 
 IpcContact::IpcContact(const Model& model, CollisionMesh mesh, const IpcOptions& options)

@@ -82,6 +82,16 @@ struct PenaltyContact::Data : TermData {
   double kappa = 0.0;
   bool balanced = false;
   int bumps = 0;
+  void save(ArchiveWriter& out) const override {
+    out.real(kappa);
+    out.flag(balanced);
+    out.integer(bumps);
+  }
+  void load(ArchiveReader& in) override {
+    kappa = in.real();
+    balanced = in.flag();
+    bumps = static_cast<int>(in.integer(0, 1 << 30, "stiffness bumps"));
+  }
 };
 
 std::unique_ptr<TermData> PenaltyContact::make_data() const {

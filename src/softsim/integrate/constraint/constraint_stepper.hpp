@@ -25,6 +25,8 @@ class ConstraintStepper : public Stepper {
   std::string name() const override { return "backward_euler"; }
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return data_; }
+  void save(ArchiveWriter& out) const override { data_.save(model_, out); }
+  void load(ArchiveReader& in) override { data_.load(model_, in); }
   const std::vector<ContactForce>* contact_forces() const override { return &forces_; }
 
   // The last step's phases (ms) and the free-motion part (assembly and factorization).

@@ -277,4 +277,37 @@ void ExponentialStepper::newton_split(const EvalContext& ctx, const VecX& base_q
   result.failure = "Newton did not converge in " + std::to_string(newton.max_iterations) + " iterations";
 }
 
+// The modes are saved, not recomputed: with refresh_every != 1 they were computed at an earlier
+// state than the checkpoint's.
+void ExponentialStepper::save(ArchiveWriter& out) const {
+  data_.save(model_, out);
+  out.tag("exponential");
+  out.integer(steps_);
+  out.matrix(modes_.modes);
+  out.vector(modes_.eigenvalues);
+  out.flag(previous_.has_value());
+  if (previous_) {
+    out.vector(previous_->first);
+    out.vector(previous_->second);
+  }
+  out.real(previous_h_);
+  out.real(previous_end_);
+}
+
+void ExponentialStepper::load(ArchiveReader& in) {
+  data_.load(model_, in);
+  in.expect("exponential");
+  steps_ = static_cast<int>(in.integer(0, 1 << 30, "step count"));
+  modes_.modes = in.matrix();
+  modes_.eigenvalues = in.vector();
+  previous_.reset();
+  if (in.flag()) {
+    VecX q = in.vector();
+    VecX v = in.vector();
+    previous_ = std::make_pair(std::move(q), std::move(v));
+  }
+  previous_h_ = in.real();
+  previous_end_ = in.real();
+}
+
 }  // namespace softsim

@@ -40,6 +40,8 @@ class ExponentialStepper : public Stepper {
   std::string name() const override;
   StepResult step(State& state, double h) override;
   const ModelData& data() const override { return data_; }
+  void save(ArchiveWriter& out) const override;
+  void load(ArchiveReader& in) override;
 
   const ModalSubspace& modes() const { return modes_; }
   ExponentialCosts costs() const;
