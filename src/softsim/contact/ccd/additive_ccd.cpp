@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "softsim/contact/distance/edge_edge.hpp"
 #include "softsim/contact/distance/point_edge.hpp"
@@ -57,24 +58,28 @@ CcdResult accd(const std::array<V<D>, K>& x0, const std::array<V<D>, K>& x1, int
     const double d2 = dist2(x);
     return (d2 - xi2) / (std::sqrt(d2) + xi);
   };
+  double extent = 0;
+  for (int i = 1; i < K; ++i) extent = std::max(extent, (x0[i] - x0[0]).norm());
+  const double contact_tolerance = kAccdContactUlps * std::numeric_limits<double>::epsilon() * extent;
   double d = gap_of(x0);
-  if (!(d > 0)) return {true, 0};   // already in contact (or within xi)
-  if (lp == 0) return {false, o.tmax};  // no relative motion
+  if (!(d > contact_tolerance)) return {true, 0};  // in contact at t = 0 (or within xi)
+  if (lp == 0) return {false, o.tmax};               // no relative motion
   const double gap = (1 - o.rescaling) * d;
 
   std::array<V<D>, K> x;
   double t = 0;
-  for (long it = 0;; ++it) {
+  long it = 0;
+  for (;; ++it) {
     const double tl = o.rescaling * d / lp;  // step 3: safe advance
     const double t_next = t + tl;
     for (int i = 0; i < K; ++i) x[i] = x0[i] + t_next * dx[i];
     d = gap_of(x);
     if (t > 0 && d < gap) break;
     t = t_next;
-    if (t > o.tmax || t > o.stop_time) return {false, o.tmax};
+    if (t > o.tmax || t > o.stop_time) return {false, o.tmax, it + 1};
     if (it + 1 >= o.max_iterations) break;
   }
-  return {true, t};
+  return {true, t, it + 1};
 }
 
 }  // namespace

@@ -10,8 +10,14 @@
 //      and stop when it falls below gap = (1 - s) d_0 (eta d_0), not counting the step that did;
 //   4. the accumulated t is the time of impact estimate: toi <= true first contact time, and the
 //      separation at toi is >= (1 - s) d_0. No collision if t exceeds tmax.
-// A pair already within xi at t = 0 collides with toi = 0. When max_iterations is reached the
-// query is reported colliding at the current t (still conservative).
+// A pair already within xi at t = 0 collides with toi = 0, and so does a pair whose computed
+// distance at t = 0 is within the distance's own rounding error of xi (a few ulps of the stencil's
+// extent): touching exactly at the start is a collision, whatever the motion, and a floating-point
+// distance of 1e-17 must not stand for a gap (it made ACCD miss separating and sliding pairs that
+// start in contact, and creep along in steps of 1e-17 / l_p). When max_iterations is reached
+// (sliding in-plane or along a parallel edge at a tiny distance, where each step advances by
+// s d / l_p), the query is reported colliding at the current t: every earlier time was checked
+// free, so this stays conservative, and the cost per query stays bounded.
 #include <Eigen/Core>
 
 namespace softsim {
@@ -19,7 +25,16 @@ namespace softsim {
 struct CcdResult {
   bool collides = false;
   double toi = 1;  // meaningful when collides; <= the true first time of contact
+  long iterations = 0;  // distance evaluations after the first (0: decided at t = 0 or by the box filter)
 };
+
+// The default iteration cap: far above what a query of a simulation needs (the shared
+// benchmarks' largest count is in docs/ccd.md), low enough that a degenerate query costs well
+// under a millisecond.
+inline constexpr long kAccdMaxIterations = 10'000;
+// Distances at t = 0 at or below xi + kAccdContactUlps * epsilon * (the stencil's extent) are
+// contact: the rounding error of a distance computed from exact coordinates is a few ulps of it.
+inline constexpr double kAccdContactUlps = 64;
 
 struct AccdOptions {
   double rescaling = 0.9;       // s: fraction of the distance lower bound taken per step
@@ -30,7 +45,7 @@ struct AccdOptions {
   // sequence of times does not depend on it and the box filter still covers [0, tmax], so every
   // impact reported before stop_time is exactly the one reported without it.
   double stop_time = 1;
-  long max_iterations = 1'000'000;
+  long max_iterations = kAccdMaxIterations;
   // Skip pairs whose trajectory boxes do not overlap (Li & Jiang 2025, Implementation 21.4.2).
   bool aabb_filter = true;
 };
