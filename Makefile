@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: run test build deps configure bench clean
+.PHONY: run test build deps configure bench clean test-sanitize fuzz
 
 deps:
 	@./scripts/install-deps.sh
@@ -29,3 +29,35 @@ bench: configure
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc is fine), in its
+# own build directory; any sanitizer report fails the test that triggered it. -O1 -g1 (line tables
+# are enough for the reports) instead of -O2 -g, to shorten the build.
+SANITIZE_DIR ?= build-sanitize
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+test-sanitize: deps
+	@if [ ! -f $(SANITIZE_DIR)/build.ninja ]; then \
+	  cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTSIM_BUILD_BENCH=OFF \
+	    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	    -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	    $(CMAKE_FLAGS) >/dev/null; \
+	fi
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) --timeout 1800
+
+# Coverage-guided fuzzing of the input readers with libFuzzer (clang), ASan and UBSan
+# (docs/fuzzing.md): every target runs FUZZ_SECONDS on a scratch copy of its seeds in fuzz/corpus/.
+# FUZZ_TARGETS (e.g. "read_msh_fuzz read_obj_fuzz") runs only those.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: deps
+	@if [ ! -f $(FUZZ_DIR)/build.ninja ]; then \
+	  cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DSOFTSIM_FUZZ=ON -DSOFTSIM_BUILD_TESTS=OFF -DSOFTSIM_BUILD_BENCH=OFF \
+	    $(CMAKE_FLAGS) >/dev/null; \
+	fi
+	@cmake --build $(FUZZ_DIR) --target fuzz_targets -j $(JOBS)
+	@fuzz/run_fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -34,17 +34,6 @@ void StepResult::add_costs(const StepResult& other) {
   factorization_ms += other.factorization_ms;
 }
 
-bool is_one_step(IntegratorType type) {
-  using T = IntegratorType;
-  return type == T::backward_euler || type == T::trapezoidal || type == T::tr_bdf2 || type == T::sdirk2;
-}
-
-bool is_exponential(IntegratorType type) {
-  using T = IntegratorType;
-  return type == T::ere || type == T::siere || type == T::beere || type == T::bdf2ere || type == T::sbdf2ere ||
-         type == T::str_sbdf2ere;
-}
-
 namespace {
 
 std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOptions& options) {

@@ -76,6 +76,9 @@ class PlyReader {
       if (is_vertex && (px < 0 || py < 0 || pz < 0)) b_.fail("the vertex element lacks an x, y or z property");
       if (is_face && plist < 0) b_.fail("the face element has no list property of vertex indices");
       if (is_vertex) mesh.vertices.resize(static_cast<Eigen::Index>(e.count), 3);
+      // An element without properties has no data: its count, unbounded by the file size, must not
+      // drive a loop.
+      if (e.properties.empty()) continue;
       std::vector<long long> list;
       for (size_t i = 0; i < e.count; ++i) {
         for (int p = 0; p < static_cast<int>(e.properties.size()); ++p) {
@@ -87,6 +90,8 @@ class PlyReader {
             for (auto& v : list) {
               const double x = value(q.type, "a list entry");
               if (x != std::floor(x)) fail_value(fmt::format("list entry {} is not an integer", x));
+              // No index lies beyond int's range, and converting such a value would be undefined.
+              if (std::abs(x) > 2147483647.0) fail_value(fmt::format("list entry {} is out of the range of an index", x));
               v = static_cast<long long>(x);
             }
             if (is_face && p == plist) {

@@ -47,6 +47,8 @@ const BadScene kBadScenes[] = {
     {"mesh_node_index_out_of_range.json", "node_index_out_of_range.msh", "node_index_out_of_range.msh:13: ",
      "refers to node 9"},
     {"mesh_empty.json", "empty.msh", "empty.msh:1: ", "$MeshFormat"},
+    {"mesh_ply_index_1e30.json", "ply_index_1e30.ply", "ply_index_1e30.ply:13: ",
+     "list entry 1e+30 is out of the range of an index"},
     {"obj_for_3d_solid.json", "triangle_surface.obj", "bodies[0]: a 3D solid needs tetrahedron cells",
      "triangle_surface.obj has triangle cells"},
     {"fixed_box_selects_nothing.json", "fixed_box_selects_nothing.json", "bodies[0].fixed[0].box: selects no vertex",
@@ -75,6 +77,7 @@ const BadMesh kBadMeshes[] = {
     {"nan_coordinate.msh", "nan_coordinate.msh:8: "},
     {"node_index_out_of_range.msh", "node_index_out_of_range.msh:13: "},
     {"empty.msh", "empty.msh:1: "},
+    {"ply_index_1e30.ply", "ply_index_1e30.ply:13: "},
 };
 
 // The one diagnostic line: "error: ..." naming the file and containing the fragment.
