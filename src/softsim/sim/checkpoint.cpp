@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -82,18 +81,6 @@ Checkpoint checkpoint_of(std::string_view payload) {
   return c;
 }
 
-template <class T>
-void put(std::string& s, T value) {
-  s.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-
-template <class T>
-T get(std::string_view s, std::size_t at) {
-  T value;
-  std::memcpy(&value, s.data() + at, sizeof value);
-  return value;
-}
-
 }  // namespace
 
 std::uint64_t run_fingerprint(const Scene& scene, const Model& model, const Stepper& stepper) {
@@ -107,11 +94,11 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) { re
 
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   const std::string payload = payload_of(c);
-  std::string header(kMagic);
-  put<std::int64_t>(header, kVersion);
-  put<std::int64_t>(header, static_cast<std::int64_t>(payload.size()));
-  put<std::uint64_t>(header, fnv1a_64(payload));
-  write_file_atomically(path, [&](std::ostream& out) { out << header << payload; }, /*synced=*/true);
+  ArchiveWriter header;
+  header.integer(kVersion);
+  header.integer(static_cast<std::int64_t>(payload.size()));
+  header.integer(static_cast<std::int64_t>(fnv1a_64(payload)));
+  write_file_atomically(path, [&](std::ostream& out) { out << kMagic << header.bytes() << payload; }, /*synced=*/true);
 }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {
@@ -129,12 +116,13 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   if (bytes.size() < kHeaderBytes)
     throw InputError(fmt::format("{}: the checkpoint is truncated ({} bytes, its header alone is {})", name,
                                  bytes.size(), kHeaderBytes));
-  const auto version = get<std::int64_t>(bytes, kMagic.size());
+  ArchiveReader header(std::string_view(bytes).substr(kMagic.size(), kHeaderBytes - kMagic.size()));
+  const std::int64_t version = header.integer();
   if (version != kVersion)
     throw InputError(fmt::format("{}: checkpoint format version {}, this softsim reads version {}", name, version,
                                  kVersion));
-  const auto length = get<std::int64_t>(bytes, kMagic.size() + 8);
-  const auto checksum = get<std::uint64_t>(bytes, kMagic.size() + 16);
+  const std::int64_t length = header.integer();
+  const auto checksum = static_cast<std::uint64_t>(header.integer());
   const std::string_view payload = std::string_view(bytes).substr(kHeaderBytes);
   if (length < 0 || static_cast<std::uint64_t>(length) != payload.size())
     throw InputError(fmt::format("{}: the checkpoint is truncated or padded ({} bytes of data where its header says {})",
