@@ -6,7 +6,6 @@
 #include "softsim/contact/penalty/cubic_penalty.hpp"
 #include "softsim/contact/stencil/stencil_assembly.hpp"
 #include "softsim/core/parallel.hpp"
-#include "softsim/core/psd_projection.hpp"
 #include "softsim/model/model.hpp"
 
 namespace softsim {
