@@ -4,6 +4,8 @@
 // by (kappa_M / 2) m_k |x_k - xhat_k|^2. When a step converges with a target unmet (|x - xhat| /
 // h above the tolerance), kappa_M doubles and the step is solved again; kappa_M is kept for the
 // next steps (warm start, as the companion code of Li & Jiang 2025 does).
+#include <cmath>
+
 #include "softsim/model/energy.hpp"
 
 namespace softsim {
@@ -23,6 +25,14 @@ class PenaltyMotion : public Energy {
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   double stiffness(const ModelData& data) const;
   double max_target_error(const EvalContext& ctx, const VecX& x) const;
+  const std::vector<int>& vertices() const { return vertices_; }
+  const VecX& velocity() const { return velocity_; }
+  // A new velocity for the steps that follow, with no travel limit (code that drives a run, e.g. a
+  // moving obstacle steered from Python): between steps only, as the Model does not change during one.
+  void set_velocity(const VecX& velocity) {
+    velocity_ = velocity;
+    limit_ = HUGE_VAL;
+  }
 
  private:
   struct Targets;

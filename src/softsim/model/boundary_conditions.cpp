@@ -53,9 +53,38 @@ int BoundaryConditions::num_fixed_dofs() const {
   return n;
 }
 
+namespace {
+VecX offset_at(const PrescribedMotion& m, double t) {
+  const auto& keys = m.steering;
+  if (keys.empty() || t < keys.front().first) return m.offset(t);
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (t <= keys[k].first) {
+      const double s = (t - keys[k - 1].first) / (keys[k].first - keys[k - 1].first);
+      return (1 - s) * keys[k - 1].second + s * keys[k].second;
+    }
+  return keys.back().second;
+}
+}  // namespace
+
+VecX BoundaryConditions::offset(std::size_t index, double t) const { return offset_at(motions_.at(index), t); }
+
+void BoundaryConditions::steer(std::size_t index, double from, double to, const VecX& target) {
+  PrescribedMotion& m = motions_.at(index);
+  if (!(to > from)) throw std::invalid_argument("steer: the target time must come after the start");
+  if (target.size() != dim_) throw std::invalid_argument("steer: the target offset must have dim components");
+  const VecX start = offset_at(m, from);
+  // Only the last keyframe before `from` is kept: with (from, start) it reproduces the motion
+  // just before `from` (velocities are differences across it); older ones are never asked for.
+  auto& keys = m.steering;
+  while (!keys.empty() && keys.back().first >= from) keys.pop_back();
+  if (keys.size() > 1) keys.erase(keys.begin(), keys.end() - 1);
+  keys.emplace_back(from, start);
+  keys.emplace_back(to, target);
+}
+
 void BoundaryConditions::apply_positions(VecX& x, const VecX& x0, double t) const {
   for (const auto& m : motions_) {
-    const VecX offset = m.offset(t);
+    const VecX offset = offset_at(m, t);
     for (int v : m.vertices) x.segment(v * dim_, dim_) = x0.segment(v * dim_, dim_) + offset;
   }
 }
@@ -63,7 +92,7 @@ void BoundaryConditions::apply_positions(VecX& x, const VecX& x0, double t) cons
 void BoundaryConditions::apply_velocities(VecX& vel, double t) const {
   const double dt = 1e-6;
   for (const auto& m : motions_) {
-    const VecX rate = (m.offset(t + dt) - m.offset(std::max(0.0, t - dt))) / (t + dt - std::max(0.0, t - dt));
+    const VecX rate = (offset_at(m, t + dt) - offset_at(m, std::max(0.0, t - dt))) / (t + dt - std::max(0.0, t - dt));
     for (int v : m.vertices) vel.segment(v * dim_, dim_) = rate;
   }
 }

@@ -16,7 +16,10 @@ struct PrescribedMotion {
   std::vector<int> vertices;
   // Offset from the vertex's initial position at time t (zero for a fixed vertex).
   std::function<VecX(double t)> offset;  // returns a dim vector
-  std::string label;
+  std::string label;  // the scene's JSON path of the selection, e.g. "bodies[1].fixed[0]"
+  // Set by BoundaryConditions::steer: keyframes (t, offset), linear between them and held after
+  // the last, that replace `offset` from the first one's time on.
+  std::vector<std::pair<double, VecX>> steering;
 };
 
 // A slip condition: each vertex may move only in the plane with the given normal (one constrained
@@ -32,6 +35,16 @@ class BoundaryConditions {
   void set_dimensions(int num_vertices, int dim);
   void add_motion(PrescribedMotion motion);
   void add_slip(const SlipCondition& slip);
+
+  // The prescribed motions in the order they were added.
+  const std::vector<PrescribedMotion>& motions() const { return motions_; }
+  // Motion `index`'s offset at time t, steering included.
+  VecX offset(std::size_t index, double t) const;
+  // Steers motion `index` from time `from` on: its offset runs linearly from its value at `from`
+  // to `target` at `to` (> from) and stays there, replacing what it prescribed after `from`. For
+  // code that drives a run (a gripper moved from Python), between steps only: the Model does not
+  // change during a step. Not kept in checkpoints (a resumed run follows the scene's motions).
+  void steer(std::size_t index, double from, double to, const VecX& target);
 
   bool empty() const { return motions_.empty() && slip_vertices_.empty(); }
   bool has_slip() const { return !slip_vertices_.empty(); }

@@ -163,6 +163,10 @@ nlohmann::json read_scene_json(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_scene_json_text(text, file);
+}
+
+nlohmann::json parse_scene_json_text(const std::string& text, const std::filesystem::path& file) {
   if (const std::size_t at = too_deep_at(text); at != std::string_view::npos)
     throw InputError(fmt::format("{}: malformed JSON: at {}: arrays and objects nested deeper than {} levels",
                                  file.string(), line_and_column(text, at), kMaxJsonDepth));

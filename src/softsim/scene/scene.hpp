@@ -78,6 +78,8 @@ Scene read_scene(const std::filesystem::path& file);
 // The scene file's JSON, not yet validated (to change keys before parse_scene); throws InputError
 // naming the file when it cannot be opened or is not JSON.
 nlohmann::json read_scene_json(const std::filesystem::path& file);
+// The same for JSON text (`file` names it in messages).
+nlohmann::json parse_scene_json_text(const std::string& text, const std::filesystem::path& file);
 Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file);
 // The built-in default scene (see README).
 Scene default_scene();

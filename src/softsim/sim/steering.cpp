@@ -1,0 +1,81 @@
+#include "softsim/sim/steering.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/fem/penalty_motion.hpp"
+
+namespace softsim {
+
+namespace {
+
+std::size_t motion_index(const Model& model, const std::string& label) {
+  const auto& motions = model.boundary.motions();
+  for (std::size_t i = 0; i < motions.size(); ++i)
+    if (motions[i].label == label) return i;
+  const std::vector<std::string> labels = motion_labels(model);
+  throw InputError(fmt::format("no prescribed motion \"{}\" (the scene's are: {})", label,
+                               labels.empty() ? std::string("none") : fmt::format("{}", fmt::join(labels, ", "))));
+}
+
+void check_size(const VecX& v, int dim, const char* what) {
+  if (v.size() != dim) throw InputError(fmt::format("{}: {} components given, the scene has {} dimensions", what, v.size(), dim));
+  if (!v.allFinite()) throw InputError(fmt::format("{}: not finite", what));
+}
+
+// A moving mesh obstacle is a body driven by a PenaltyMotion over all of its vertices.
+PenaltyMotion& obstacle_motion(const Model& model, const std::string& name) {
+  for (const Body& body : model.bodies) {
+    if (body.name != name) continue;
+    for (const auto& term : model.energies())
+      if (auto* motion = dynamic_cast<PenaltyMotion*>(term.get()))
+        if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
+            static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
+          return *motion;
+  }
+  const std::vector<std::string> names = moving_obstacle_names(model);
+  throw InputError(fmt::format("no moving mesh obstacle \"{}\" (the scene's are: {})", name,
+                               names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+}
+
+}  // namespace
+
+std::vector<std::string> motion_labels(const Model& model) {
+  std::vector<std::string> labels;
+  for (const PrescribedMotion& m : model.boundary.motions()) labels.push_back(m.label);
+  return labels;
+}
+
+void steer_motion(Model& model, const std::string& label, double from, double to, const VecX& target) {
+  const std::size_t index = motion_index(model, label);
+  check_size(target, model.dim(), "target offset");
+  if (!(to > from)) throw InputError(fmt::format("steering \"{}\": the target time {:g} s is not after {:g} s", label, to, from));
+  model.boundary.steer(index, from, to, target);
+}
+
+VecX motion_offset(const Model& model, const std::string& label, double t) {
+  return model.boundary.offset(motion_index(model, label), t);
+}
+
+std::vector<std::string> moving_obstacle_names(const Model& model) {
+  std::vector<std::string> names;
+  for (const Body& body : model.bodies)
+    if (body.elasticity_term < 0)
+      for (const auto& term : model.energies())
+        if (auto* motion = dynamic_cast<const PenaltyMotion*>(term.get()))
+          if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
+              static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
+            names.push_back(body.name);
+  return names;
+}
+
+void set_obstacle_velocity(Model& model, const std::string& name, const VecX& velocity) {
+  PenaltyMotion& motion = obstacle_motion(model, name);
+  check_size(velocity, model.dim(), "obstacle velocity");
+  motion.set_velocity(velocity);
+}
+
+VecX obstacle_velocity(const Model& model, const std::string& name) { return obstacle_motion(model, name).velocity(); }
+
+}  // namespace softsim
