@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: run test build deps configure bench clean test-sanitize fuzz
+.PHONY: run test build deps configure bench clean test-sanitize fuzz install
 
 deps:
 	@./scripts/install-deps.sh
@@ -14,8 +14,9 @@ configure: deps
 	  cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null; \
 	fi
 
+# The CLI and the Python module (docs/python.md).
 build: configure
-	@cmake --build $(BUILD_DIR) --target softsim -j $(JOBS)
+	@cmake --build $(BUILD_DIR) --target softsim_app -j $(JOBS)
 
 run: build
 	@$(BUILD_DIR)/softsim run --out output/default
@@ -30,6 +31,12 @@ bench: configure
 clean:
 	rm -rf $(BUILD_DIR)
 
+# The library, the CLI, the public headers and the CMake package (find_package(softsim)) under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	@cmake --build $(BUILD_DIR) --target softsim_lib -j $(JOBS)
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc is fine), in its
 # own build directory; any sanitizer report fails the test that triggered it. -O1 -g1 (line tables
 # are enough for the reports) instead of -O2 -g, to shorten the build.
@@ -37,7 +44,7 @@ SANITIZE_DIR ?= build-sanitize
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 test-sanitize: deps
 	@if [ ! -f $(SANITIZE_DIR)/build.ninja ]; then \
-	  cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTSIM_BUILD_BENCH=OFF \
+	  cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTSIM_BUILD_BENCH=OFF -DSOFTSIM_BUILD_PYTHON=OFF \
 	    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
 	    -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
 	    $(CMAKE_FLAGS) >/dev/null; \
@@ -56,7 +63,7 @@ FUZZ_TARGETS ?=
 fuzz: deps
 	@if [ ! -f $(FUZZ_DIR)/build.ninja ]; then \
 	  cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-	    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DSOFTSIM_FUZZ=ON -DSOFTSIM_BUILD_TESTS=OFF -DSOFTSIM_BUILD_BENCH=OFF \
+	    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DSOFTSIM_FUZZ=ON -DSOFTSIM_BUILD_TESTS=OFF -DSOFTSIM_BUILD_BENCH=OFF -DSOFTSIM_BUILD_PYTHON=OFF \
 	    $(CMAKE_FLAGS) >/dev/null; \
 	fi
 	@cmake --build $(FUZZ_DIR) --target fuzz_targets -j $(JOBS)

@@ -13,6 +13,8 @@ PACKAGES=(
   libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
+  # the Python module (python/, docs/python.md) and its pytest suite
+  pybind11-dev python3-dev python3-numpy python3-pytest
   # make fuzz: clang with libFuzzer's runtime (libclang_rt.fuzzer) and llvm-symbolizer for reports
   clang libclang-rt-14-dev llvm
 )
