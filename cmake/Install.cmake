@@ -56,3 +56,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/softsimConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/softsimConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/softsimConfig.cmake ${PROJECT_BINARY_DIR}/softsimConfigVersion.cmake
         DESTINATION ${SOFTSIM_CMAKE_DIR})
+
+# The Python tools behind softsim view and softsim plot, found by the CLI at <prefix>/share/softsim/tools.
+install(FILES ${PROJECT_SOURCE_DIR}/python/softsim/view.py ${PROJECT_SOURCE_DIR}/python/softsim/plot.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/softsim/tools)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/softsim/web DESTINATION ${CMAKE_INSTALL_DATADIR}/softsim/tools)

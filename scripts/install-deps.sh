@@ -15,6 +15,9 @@ PACKAGES=(
   libxml2-utils
   # the Python module (python/, docs/python.md) and its pytest suite
   pybind11-dev python3-dev python3-numpy python3-pytest
+  # softsim plot (matplotlib), softsim view (three.js and dygraphs for the page) and the viewer's
+  # tests in a real headless browser (Chromium driven by Selenium; Pillow reads the screenshots)
+  python3-matplotlib python3-pil libjs-three libjs-dygraphs chromium chromium-driver python3-selenium
   # make fuzz: clang with libFuzzer's runtime (libclang_rt.fuzzer) and llvm-symbolizer for reports
   clang libclang-rt-14-dev llvm
 )

@@ -30,6 +30,33 @@ void Commands::add_all(CLI::App& app) {
   info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));
   info->callback([this] { chosen_ = [this] { return info_command(info_mesh_, info_dim_); }; });
 
+  auto* view = app.add_subcommand("view", "Play a run's frames in 3D in the browser beside plots of its stats");
+  view->add_option("run", view_run_, "Output directory of a run")->required();
+  view->add_option("--port", view_port_, "Port on 127.0.0.1 (0: any free one)")->check(CLI::Range(0, 65535))->capture_default_str();
+  view->add_option("--export", view_export_, "Write a static site that opens from the disk instead of serving");
+  view->callback([this] {
+    chosen_ = [this] {
+      std::vector<std::string> args{view_run_, "--port", std::to_string(view_port_)};
+      if (!view_export_.empty()) args.insert(args.end(), {"--export", view_export_});
+      return python_tool_command("view", args);
+    };
+  });
+
+  auto* plot = app.add_subcommand("plot", "Plot a run's energy, Newton iterations and contact distance; or compare runs");
+  plot->add_option("runs", plot_runs_, "Output directories of runs")->required();
+  plot->add_option("--out", plot_out_, "Figure file (.png, .svg, .pdf); default RUN/plot.png");
+  plot->add_option("--labels", plot_labels_, "Comma-separated names of the runs (default: their folder names)");
+  plot->add_option("--title", plot_title_, "Figure title");
+  plot->callback([this] {
+    chosen_ = [this] {
+      std::vector<std::string> args = plot_runs_;
+      if (!plot_out_.empty()) args.insert(args.end(), {"--out", plot_out_});
+      if (!plot_labels_.empty()) args.insert(args.end(), {"--labels", plot_labels_});
+      if (!plot_title_.empty()) args.insert(args.end(), {"--title", plot_title_});
+      return python_tool_command("plot", args);
+    };
+  });
+
   auto* ccd = app.add_subcommand("ccd", "Run additive CCD on CCD benchmark query files and count errors");
   ccd->add_option("files", ccd_files_, "Query CSV files (Wang 2021 or scalable-ccd format)")->required()->check(CLI::ExistingFile);
   ccd->add_option("--type", ccd_type_, "vf (vertex-face) or ee (edge-edge); default: from the path")

@@ -41,6 +41,11 @@ class Commands {
   // analyze damping
   AnalyzeOptions analyze_;
   ModesOptions modes_;
+  // view / plot (Python tools)
+  std::string view_run_, view_export_;
+  int view_port_ = 8000;
+  std::vector<std::string> plot_runs_;
+  std::string plot_out_, plot_labels_, plot_title_;
   // ccd
   std::vector<std::string> ccd_files_;
   std::string ccd_type_, ccd_toi_;
@@ -53,6 +58,8 @@ int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
 int analyze_modes_command(const ModesOptions& options);
 int info_command(const std::string& mesh, int dim);
+// Runs python/softsim/<tool>.py with args in place of this process (view, plot).
+int python_tool_command(const std::string& tool, const std::vector<std::string>& args);
 int ccd_command(const std::vector<std::string>& files, const std::string& type, const std::string& toi_out);
 
 }  // namespace softsim::cli
