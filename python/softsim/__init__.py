@@ -169,7 +169,9 @@ class Simulation:
         self._sim.interrupt()
 
     def finish(self) -> Dict[str, Any]:
-        """Ends the run and writes summary.json with its final status; returns the report."""
+        """Ends the run and writes summary.json with its final status; returns the report. A run
+        ended before its last step is interrupted (checkpoint written with an out_dir, status
+        "interrupted"), so it can be resumed."""
         return self._sim.finish()
 
     def write_frame(self) -> None:

@@ -139,3 +139,27 @@ def test_threads_setting():
     assert softsim.threads() >= 1
     with pytest.raises(ValueError):
         softsim.set_threads(-1)
+
+
+def test_constraint_contact_forces_balance_the_weight_on_the_slope(source_dir):
+    # The block on a 10 degree slope (gravity tilted), sliding: the normal forces carry the weight's
+    # normal component m g cos(10 deg) and kinetic friction is mu times that.
+    sim = softsim.Simulation(source_dir / "scenes" / "constraint_block_on_slope.json", steps=20)
+    sim.run()
+    f = sim.contact_forces()
+    assert f["kind"] == ["point_obstacle"] * 4 and f["vertices"].shape == (4, 4)
+    weight_normal = sim.masses.sum() * 9.66096
+    assert f["normal_force"].sum() == pytest.approx(weight_normal, rel=1e-9)
+    assert f["tangential_force"].sum() == pytest.approx(0.177 * weight_normal, rel=1e-9)
+    assert f["force"].sum(axis=0) == pytest.approx([-0.177 * weight_normal, weight_normal, 0.0], abs=1e-4)
+    assert np.all(f["gap"] > -1e-9)
+
+
+def test_context_manager_finishes_and_an_early_end_is_resumable(drop_scene, tmp_path):
+    with softsim.Simulation(drop_scene, out_dir=tmp_path) as sim:
+        sim.step()
+    assert sim.report["status"] == "interrupted" and not sim.running
+    assert json.loads((tmp_path / "summary.json").read_text())["status"] == "interrupted"
+    resumed = softsim.Simulation(drop_scene, out_dir=tmp_path, resume=True)
+    assert resumed.step_index == 1 and resumed.run()["status"] == "ok"
+    assert softsim.Scene.default().steps > 0 and "Simulation" in repr(resumed)

@@ -337,6 +337,7 @@ void Simulation::interrupt() {
 }
 
 RunReport Simulation::finish() {
+  if (!impl_->ended) interrupt();  // ended before its last step: resumable, as after Ctrl-C
   if (!impl_->finished) {
     impl_->ended = impl_->finished = true;
     impl_->progress.finish();

@@ -74,7 +74,8 @@ class Simulation {
   // Ends the run as interrupted after the last finished step and writes a checkpoint there, as
   // Ctrl-C does (a SIGINT handler from install_interrupt_handler makes step() do it).
   void interrupt();
-  // Writes summary.json with the final status; returns the report. Idempotent.
+  // Writes summary.json with the final status; returns the report. Idempotent. A run that has
+  // not reached its last step is interrupted first (a checkpoint, status "interrupted").
   RunReport finish();
 
   bool running() const;
