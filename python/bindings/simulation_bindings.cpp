@@ -10,6 +10,8 @@
 #include <map>
 
 #include "bindings.hpp"
+#include "softsim/contact/barrier/ipc_contact.hpp"
+#include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/contact/stencil/contact_stencil.hpp"
 #include "softsim/core/enum_names.hpp"
 #include "softsim/integrate/constraint/corrective_motion.hpp"
@@ -123,6 +125,42 @@ py::dict contact_forces(const PySimulation& p) {
   d["normal_force"] = normal;
   d["tangential_force"] = tangential;
   d["force"] = force;
+  return d;
+}
+
+// The barrier contacts at the current state (IPC between and within bodies, and against analytic
+// obstacles), as columns.
+py::dict contacts(const PySimulation& p) {
+  const VecX& x = p.simulation->state().x;
+  std::vector<std::string> kinds, terms;
+  std::vector<std::array<int, 4>> ids;
+  std::vector<double> distances;
+  for (const auto& term : p.model.energies()) {
+    if (const auto* ipc = dynamic_cast<const IpcContact*>(term.get())) {
+      for (const auto& [stencil, d] : ipc->active_contacts(x)) {
+        kinds.push_back(name_of(stencil.kind));
+        ids.push_back(stencil.ids);
+        distances.push_back(d);
+        terms.push_back(term->name());
+      }
+    } else if (const auto* obstacle = dynamic_cast<const ObstacleBarrier*>(term.get())) {
+      for (const auto& [vertex, d] : obstacle->active_contacts(x)) {
+        kinds.push_back(name_of(StencilKind::point_obstacle));
+        ids.push_back({vertex, -1, -1, -1});
+        distances.push_back(d);
+        terms.push_back(term->name());
+      }
+    }
+  }
+  py::array_t<int> vertices({static_cast<py::ssize_t>(ids.size()), py::ssize_t(4)});
+  auto vv = vertices.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    for (int a = 0; a < 4; ++a) vv(k, a) = ids[k][a];
+  py::dict d;
+  d["kind"] = kinds;
+  d["vertices"] = vertices;
+  d["distance"] = py::array_t<double>(distances.size(), distances.data());
+  d["term"] = terms;
   return d;
 }
 
@@ -240,6 +278,7 @@ void bind_simulation(py::module_& m) {
            py::arg("name"))
       .def("energies", &energies)
       .def("contact_forces", &contact_forces)
+      .def("contacts", &contacts)
       .def_property_readonly("motions", [](const PySimulation& p) { return motion_labels(p.model); })
       .def("motion_offset",
            [](const PySimulation& p, const std::string& label, std::optional<double> t) {

@@ -286,6 +286,14 @@ class Simulation:
         "ipc_contact", "obstacle_barrier"), "external_work" (-x . f_ext, gravity and loads) and "kinetic"."""
         return self._sim.energies()
 
+    def contacts(self) -> Dict[str, Any]:
+        """The barrier contacts at the current state (IPC between and within bodies, and against
+        analytic obstacles), as columns: kind ("point_triangle", "edge_edge", "point_edge",
+        "point_point", "point_obstacle"), vertices (n, 4; rows of x, -1 unused, static obstacle
+        vertices from len(x) on), distance (m), term (the energy term). Penalty and constraint
+        contact are not listed here (see contact_forces for the latter)."""
+        return self._sim.contacts()
+
     def contact_forces(self) -> Dict[str, Any]:
         """Constraint contact (contact.type "constraint"): the last step's contacts as columns
         kind, vertices (n, 4; -1 unused), gap (m), normal_force, tangential_force (N), force

@@ -73,6 +73,12 @@ def test_measurements_after_a_step(drop_scene):
     # Gravity's potential: -x . f_ext = sum of m g y.
     assert e["external_work"] == pytest.approx(9.81 * sim.masses @ sim.x[:, 1], rel=1e-12)
     assert 0 < sim.min_distance < 0.06
+    contacts = sim.contacts()  # the cube's bottom vertices within dhat of the ground
+    bottom = np.flatnonzero(sim.x[:, 1] < 0.002)
+    assert contacts["kind"] == ["point_obstacle"] * len(bottom) and len(bottom) == 9
+    assert sorted(contacts["vertices"][:, 0]) == sorted(bottom) and np.all(contacts["vertices"][:, 1:] == -1)
+    assert np.allclose(contacts["distance"], sim.x[bottom, 1], rtol=0, atol=1e-15)
+    assert contacts["term"] == ["obstacle_barrier"] * 9
     forces = sim.contact_forces()  # barrier contact: no constraint forces
     assert forces["gap"].shape == (0,) and forces["force"].shape == (0, 3)
     with pytest.raises(ValueError, match='no body "lid"'):
@@ -163,3 +169,13 @@ def test_context_manager_finishes_and_an_early_end_is_resumable(drop_scene, tmp_
     resumed = softsim.Simulation(drop_scene, out_dir=tmp_path, resume=True)
     assert resumed.step_index == 1 and resumed.run()["status"] == "ok"
     assert softsim.Scene.default().steps > 0 and "Simulation" in repr(resumed)
+
+
+def test_ipc_contacts_between_bodies(source_dir):
+    sim = softsim.Simulation(source_dir / "scenes" / "box_stack.json", steps=10)
+    sim.run()
+    c = sim.contacts()
+    kinds = {k for k, t in zip(c["kind"], c["term"]) if t == "ipc_contact"}
+    assert kinds and kinds <= {"point_triangle", "edge_edge", "point_edge", "point_point"}
+    assert np.all(c["distance"] > 0)
+    assert c["distance"].min() == pytest.approx(sim.min_distance, rel=1e-9)

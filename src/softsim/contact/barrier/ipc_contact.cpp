@@ -277,10 +277,15 @@ double IpcContact::min_distance(const Data* data, const VecX& x) const {
   return std::sqrt(smin);
 }
 
-int IpcContact::active_pairs(const VecX& x) const {
+int IpcContact::active_pairs(const VecX& x) const { return static_cast<int>(active_contacts(x).size()); }
+
+std::vector<std::pair<ContactStencil, double>> IpcContact::active_contacts(const VecX& x) const {
   Workspace w;
   active_stencils(mesh_.positions(x), candidates_near(nullptr, x), w);
-  return static_cast<int>(w.active.size());
+  std::vector<std::pair<ContactStencil, double>> contacts;
+  contacts.reserve(w.active.size());
+  for (std::size_t i = 0; i < w.active.size(); ++i) contacts.emplace_back(w.active.stencils[i], std::sqrt(w.active.s[i]));
+  return contacts;
 }
 
 void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {

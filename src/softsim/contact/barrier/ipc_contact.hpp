@@ -56,6 +56,9 @@ class IpcContact : public Energy {
   const CollisionMesh& collision_mesh() const { return mesh_; }
   // Number of candidate pairs closer than dhat at x.
   int active_pairs(const VecX& x) const;
+  // Those pairs as stencils (model vertex ids; static obstacle vertices from num_vertices() on)
+  // with their distances (m), in candidate order: what a user reads as the contacts at x.
+  std::vector<std::pair<ContactStencil, double>> active_contacts(const VecX& x) const;
   // Candidate pairs within dhat + thickness at x (the stencils the barrier is evaluated on);
   // those of the last CCD sweep when x lies on its segment.
   Candidates contact_candidates(const EvalContext& ctx, const VecX& x) const;

@@ -36,6 +36,15 @@ double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) co
   return dmin;
 }
 
+std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX& x) const {
+  std::vector<std::pair<int, double>> contacts;
+  for (std::size_t i = 0; i < weights_.size(); ++i) {
+    const double d = signed_distance(x.segment(i * dim_, dim_), nullptr, nullptr);
+    if (d < dhat_) contacts.emplace_back(static_cast<int>(i), d);
+  }
+  return contacts;
+}
+
 double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
   double total = 0.0;
   VecX grad_d;

@@ -20,6 +20,9 @@ class ObstacleBarrier : public Energy {
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
 
+  // The vertices within the barrier's reach (d < dhat) at x with their distances (m).
+  std::vector<std::pair<int, double>> active_contacts(const VecX& x) const;
+
   // Signed distance of a point with its gradient and Hessian (when non-null).
   double signed_distance(const VecX& p, VecX* grad, MatX* hess) const;
 
