@@ -90,6 +90,7 @@ def test_run_with_callback_every_and_early_stop(drop_scene):
     sim = softsim.Simulation(drop_scene)
     report = sim.run(callback=lambda s: seen.append(s.step_index), every=4)
     assert seen == [4, 8, 12, 16, 20] and report["status"] == "ok" and report["steps_done"] == 20
+    assert sim.steps_requested == 20
     sim = softsim.Simulation(drop_scene)
     sim.run(callback=lambda s: s.step_index < 3)
     assert sim.step_index == 3 and sim.running and sim.report["status"] == "running"

@@ -75,7 +75,14 @@ def check_page(driver, url):
     slider.send_keys(Keys.END)
     assert driver.execute_script("return softsimViewer.frame") == 10
     assert driver.find_element(By.ID, "time-label").text.startswith("t = 0.2000 s (frame 11/11)")
-    assert canvas.screenshot_as_png != first
+    last_frame = canvas.screenshot_as_png
+    assert last_frame != first
+    # Colour by another field: the legend shows its range and the picture changes.
+    from selenium.webdriver.support.ui import Select
+    speed_range = driver.find_element(By.ID, "legend").text
+    Select(driver.find_element(By.ID, "field")).select_by_value("energy_density")
+    assert driver.find_element(By.ID, "legend").text not in ("", speed_range)
+    assert canvas.screenshot_as_png != last_frame
     # The plot panel: three dygraphs with their curves and axis labels.
     for plot_id, label, curve in (("plot-energy", "energy (J)", "total_energy"), ("plot-newton", "iterations", "newton_iters"),
                                   ("plot-distance", "distance (m)", "min_distance")):
