@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: run test build deps configure bench clean test-sanitize fuzz install
+.PHONY: run test build deps configure bench clean test-sanitize test-sanitize-fast fuzz install
 
 deps:
 	@./scripts/install-deps.sh
@@ -53,6 +53,23 @@ test-sanitize: deps
 	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) --timeout 1800
+
+# The fast part of test-sanitize, for CI: the library and the test programs of the modules that
+# read and check input (core, io, mesh, scene, volume) built at -O0 (the quickest build; these
+# tests are light), under the same sanitizers.
+SANITIZE_FAST_DIR ?= build-sanitize-fast
+SANITIZE_FAST_MODULES = core io mesh scene volume
+test-sanitize-fast: deps
+	@if [ ! -f $(SANITIZE_FAST_DIR)/build.ninja ]; then \
+	  cmake -S . -B $(SANITIZE_FAST_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTSIM_BUILD_BENCH=OFF -DSOFTSIM_BUILD_PYTHON=OFF \
+	    -DCMAKE_CXX_FLAGS_DEBUG="-O0" \
+	    -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	    $(CMAKE_FLAGS) >/dev/null; \
+	fi
+	@cmake --build $(SANITIZE_FAST_DIR) -j $(JOBS) --target $(addprefix test_,$(SANITIZE_FAST_MODULES))
+	@cd $(SANITIZE_FAST_DIR) && ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) --timeout 1800 -L '^($(subst $(eval) ,|,$(SANITIZE_FAST_MODULES)))$$'
 
 # Coverage-guided fuzzing of the input readers with libFuzzer (clang), ASan and UBSan
 # (docs/fuzzing.md): every target runs FUZZ_SECONDS on a scratch copy of its seeds in fuzz/corpus/.
