@@ -41,6 +41,24 @@ TEST(BinaryArchive, RoundTripsEveryKindBitForBit) {
   EXPECT_TRUE(in.at_end());
 }
 
+// Empty records (an exponential stepper's modes before the first step): found by UBSan, which
+// reported memcpy from an empty matrix's null data() in `make test-sanitize`.
+TEST(BinaryArchive, EmptyVectorsMatricesAndTextsRoundTrip) {
+  ArchiveWriter out;
+  out.vector(VecX());
+  out.matrix(MatX(0, 3));
+  out.reals({});
+  out.text("");
+  ArchiveReader in(out.bytes());
+  EXPECT_EQ(in.vector().size(), 0);
+  const MatX m = in.matrix();
+  EXPECT_EQ(m.rows(), 0);
+  EXPECT_EQ(m.cols(), 3);
+  EXPECT_TRUE(in.reals().empty());
+  EXPECT_EQ(in.text(), "");
+  EXPECT_TRUE(in.at_end());
+}
+
 TEST(BinaryArchive, AMismatchedTagNamesBothRecords) {
   ArchiveWriter out;
   out.tag("ipc_contact");

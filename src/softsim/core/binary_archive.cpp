@@ -28,6 +28,7 @@ void ArchiveWriter::reals(const std::vector<double>& v) {
 
 void ArchiveReader::raw(void* p, std::size_t n) {
   if (bytes_.size() - pos_ < n) throw ArchiveError("the data ends early (truncated)");
+  if (n == 0) return;  // p may be null (an empty vector's data()): memcpy must not see it
   std::memcpy(p, bytes_.data() + pos_, n);
   pos_ += n;
 }
