@@ -190,8 +190,26 @@ bool step_once(PySimulation& p) {
 
 }  // namespace
 
+// A state vector (State::x or State::v) as a read-write property: a (vertices, dim) view, and
+// assignment copying into the same memory.
+template <VecX State::*member>
+void def_state_array(py::class_<PySimulation>& c, const char* name) {
+  c.def_property(
+      name,
+      [](py::object self) {
+        auto& p = self.cast<PySimulation&>();
+        return view(p.simulation->state().*member, p.model.dim(), self);
+      },
+      [name](PySimulation& p, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+        assign(p.simulation->state().*member, p.model.dim(), a, name);
+      });
+}
+
 void bind_simulation(py::module_& m) {
-  py::class_<PySimulation>(m, "Simulation")
+  py::class_<PySimulation> c(m, "Simulation");
+  def_state_array<&State::x>(c, "x");
+  def_state_array<&State::v>(c, "v");
+  c
       .def(py::init([](const Scene& scene, std::optional<std::filesystem::path> out_dir, std::optional<int> steps,
                        bool progress, bool resume) {
              RunOptions options;
@@ -219,28 +237,11 @@ void bind_simulation(py::module_& m) {
       .def_property_readonly("dt", [](const PySimulation& p) { return p.scene.dt; })
       .def_property_readonly("t", [](const PySimulation& p) { return p.simulation->state().t; })
       .def_property_readonly("integrator", [](const PySimulation& p) { return p.simulation->stepper().name(); })
-      .def_property("x",
-                    [](py::object self) {
-                      auto& p = self.cast<PySimulation&>();
-                      return view(p.simulation->state().x, p.model.dim(), self);
-                    },
-                    [](PySimulation& p, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
-                      assign(p.simulation->state().x, p.model.dim(), a, "x");
-                    })
-      .def_property("v",
-                    [](py::object self) {
-                      auto& p = self.cast<PySimulation&>();
-                      return view(p.simulation->state().v, p.model.dim(), self);
-                    },
-                    [](PySimulation& p, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
-                      assign(p.simulation->state().v, p.model.dim(), a, "v");
-                    })
       .def_property_readonly("rest_positions",
                              [](const PySimulation& p) {
-                               VecX copy = p.model.rest_positions;
-                               py::array_t<double> a = py::array_t<double>({copy.size() / p.model.dim(), py::ssize_t(p.model.dim())});
-                               std::copy(copy.data(), copy.data() + copy.size(), a.mutable_data());
-                               return a;
+                               const VecX& x0 = p.model.rest_positions;
+                               const py::ssize_t dim = p.model.dim();
+                               return py::array_t<double>({x0.size() / dim, dim}, x0.data());  // a copy: no base
                              })
       .def_property_readonly("masses", [](const PySimulation& p) {
         const std::vector<double> m = p.model.vertex_masses();

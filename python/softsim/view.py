@@ -15,14 +15,13 @@ load, so reloading shows the frames of a run still going.
 import argparse
 import base64
 import http.server
+import itertools
 import json
 import os
 import shutil
-import socketserver
 import struct
 import sys
 import tempfile
-import threading
 import xml.etree.ElementTree as ET
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
@@ -117,7 +116,8 @@ def read_run(run_dir):
         files = parts[part]
         if len(files) != len(times):
             raise ViewError(f"{pvd}: part {part} has {len(files)} frames for {len(times)} times")
-        points, cells, _, _ = read_vtu(files[0])
+        first = read_vtu(files[0])
+        points, cells, _, _ = first
         triangles, lines = surface_of(cells)
         n = len(points) // 3
         incident = [0] * n
@@ -125,8 +125,8 @@ def read_run(run_dir):
             for i in ids:
                 incident[i] += 1
         frames = []
-        for f in files:
-            points, cells, point_data, cell_data = read_vtu(f)
+        # Each file parsed once, one at a time (the first already is).
+        for points, cells, point_data, cell_data in itertools.chain([first], map(read_vtu, files[1:])):
             velocity = point_data.get("velocity", [0.0] * (3 * n))
             speed = [(velocity[3 * i] ** 2 + velocity[3 * i + 1] ** 2 + velocity[3 * i + 2] ** 2) ** 0.5 for i in range(n)]
             density = [0.0] * n
@@ -177,7 +177,7 @@ def write_site(run_dir, site_dir, with_data=True):
         os.replace(tmp, os.path.join(site_dir, "run-data.js"))
 
 
-def serve(run_dir, host, port, ready=None):
+def serve(run_dir, host, port):
     site = tempfile.mkdtemp(prefix="softsim_view_")
     write_site(run_dir, site, with_data=False)
     read_run(run_dir)  # a bad run is refused before serving
@@ -205,15 +205,12 @@ def serve(run_dir, host, port, ready=None):
         def log_message(self, *args):
             pass
 
-    socketserver.TCPServer.allow_reuse_address = True
     try:
         server = http.server.ThreadingHTTPServer((host, port), Handler)
     except OSError as e:
         raise ViewError(f"--port {port}: cannot listen on {host}:{port} ({e.strerror})") from None
     url = f"http://{host}:{server.server_address[1]}/"
     print(f"softsim view: {os.path.abspath(run_dir)} at {url} (Ctrl-C stops)", flush=True)
-    if ready:
-        ready(url)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

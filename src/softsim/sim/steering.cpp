@@ -10,13 +10,16 @@ namespace softsim {
 
 namespace {
 
+// "a, b, c", or "none": the names a message offers in place of an unknown one.
+std::string listed(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
+}
+
 std::size_t motion_index(const Model& model, const std::string& label) {
   const auto& motions = model.boundary.motions();
   for (std::size_t i = 0; i < motions.size(); ++i)
     if (motions[i].label == label) return i;
-  const std::vector<std::string> labels = motion_labels(model);
-  throw InputError(fmt::format("no prescribed motion \"{}\" (the scene's are: {})", label,
-                               labels.empty() ? std::string("none") : fmt::format("{}", fmt::join(labels, ", "))));
+  throw InputError(fmt::format("no prescribed motion \"{}\" (the scene's are: {})", label, listed(motion_labels(model))));
 }
 
 void check_size(const VecX& v, int dim, const char* what) {
@@ -24,19 +27,24 @@ void check_size(const VecX& v, int dim, const char* what) {
   if (!v.allFinite()) throw InputError(fmt::format("{}: not finite", what));
 }
 
-// A moving mesh obstacle is a body driven by a PenaltyMotion over all of its vertices.
+// A moving mesh obstacle is a body without elasticity driven by a PenaltyMotion over all of its
+// vertices: that motion, or null for any other body.
+PenaltyMotion* motion_of(const Model& model, const Body& body) {
+  if (body.elasticity_term >= 0) return nullptr;
+  for (const auto& term : model.energies())
+    if (auto* motion = dynamic_cast<PenaltyMotion*>(term.get()))
+      if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
+          static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
+        return motion;
+  return nullptr;
+}
+
 PenaltyMotion& obstacle_motion(const Model& model, const std::string& name) {
-  for (const Body& body : model.bodies) {
-    if (body.name != name) continue;
-    for (const auto& term : model.energies())
-      if (auto* motion = dynamic_cast<PenaltyMotion*>(term.get()))
-        if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
-            static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
-          return *motion;
-  }
-  const std::vector<std::string> names = moving_obstacle_names(model);
-  throw InputError(fmt::format("no moving mesh obstacle \"{}\" (the scene's are: {})", name,
-                               names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+  for (const Body& body : model.bodies)
+    if (body.name == name)
+      if (PenaltyMotion* motion = motion_of(model, body)) return *motion;
+  throw InputError(
+      fmt::format("no moving mesh obstacle \"{}\" (the scene's are: {})", name, listed(moving_obstacle_names(model))));
 }
 
 }  // namespace
@@ -61,12 +69,7 @@ VecX motion_offset(const Model& model, const std::string& label, double t) {
 std::vector<std::string> moving_obstacle_names(const Model& model) {
   std::vector<std::string> names;
   for (const Body& body : model.bodies)
-    if (body.elasticity_term < 0)
-      for (const auto& term : model.energies())
-        if (auto* motion = dynamic_cast<const PenaltyMotion*>(term.get()))
-          if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
-              static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
-            names.push_back(body.name);
+    if (motion_of(model, body)) names.push_back(body.name);
   return names;
 }
 
