@@ -24,7 +24,7 @@ void load(const std::filesystem::path& path, int dim = 3) { validate_mesh(read_m
 
 TEST(BadInput, MissingAndUnknownFiles) {
   SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("does_not_exist.msh")), "does_not_exist.msh", "does not exist");
-  SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("unknown.stl")), "unknown.stl", "unknown mesh format");
+  SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("unknown.vtk")), "unknown.vtk", "unknown mesh format");
   SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("lonely.node")), "lonely.node", "lonely.ele", "missing");
   SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("lonely.ele")), "lonely.ele", "does not exist");
   SOFTSIM_EXPECT_INPUT_ERROR(read_mesh(bad("box.msh"), 4), "box.msh", "dimension");

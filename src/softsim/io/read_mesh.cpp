@@ -45,9 +45,10 @@ std::string lower_extension(const std::filesystem::path& path) {
 void check_arguments(const std::string& ext, const std::string& shown, int dim_hint) {
   if (dim_hint != 2 && dim_hint != 3)
     throw InputError(fmt::format("{}: the scene dimension must be 2 or 3, got {}.", shown, dim_hint));
-  const bool known = ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".obj" || ext == ".ply" || ext == ".mesh";
+  const bool known = ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".obj" || ext == ".ply" || ext == ".mesh" ||
+                     ext == ".stl";
   if (!known)
-    throw InputError(fmt::format("{}: unknown mesh format '{}' (expected .msh, .node, .ele, .obj, .ply or .mesh).",
+    throw InputError(fmt::format("{}: unknown mesh format '{}' (expected .msh, .node, .ele, .obj, .ply, .stl or .mesh).",
                                  shown, ext));
 }
 
@@ -55,6 +56,7 @@ Mesh parse(io_detail::ParseBuffer& buffer, const std::string& ext) {
   if (ext == ".msh") return io_detail::read_msh(buffer);
   if (ext == ".obj") return io_detail::read_obj(buffer);
   if (ext == ".ply") return io_detail::read_ply(buffer);
+  if (ext == ".stl") return io_detail::read_stl(buffer);
   return io_detail::read_medit(buffer);
 }
 

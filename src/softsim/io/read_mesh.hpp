@@ -5,6 +5,7 @@
 //   .obj          Wavefront OBJ (triangulated polygons)
 //   .ply          PLY, ASCII or binary (triangulated polygons)
 //   .mesh         MEDIT
+//   .stl          STL, ASCII or binary (told apart by content), coincident corners welded
 // Bad input (missing file, unknown extension, truncated or malformed data) throws InputError
 // naming the file and the line (text) or byte offset and section (binary).
 #include <filesystem>

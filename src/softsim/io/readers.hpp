@@ -14,5 +14,6 @@ Mesh read_tetgen(const std::filesystem::path& path);  // .node + .ele (either gi
 Mesh read_obj(ParseBuffer& file);                     // v / f, fan-triangulated
 Mesh read_ply(ParseBuffer& file);                     // ASCII / binary little- or big-endian
 Mesh read_medit(ParseBuffer& file);                   // MEDIT .mesh
+Mesh read_stl(ParseBuffer& file);                     // ASCII / binary, corners welded
 
 }  // namespace softsim::io_detail
