@@ -58,7 +58,7 @@ test-sanitize: deps
 # read and check input (core, io, mesh, scene, volume) built at -O0 (the quickest build; these
 # tests are light), under the same sanitizers.
 SANITIZE_FAST_DIR ?= build-sanitize-fast
-SANITIZE_FAST_MODULES = core io mesh scene volume
+SANITIZE_FAST_MODULES = core io mesh meshing scene volume
 test-sanitize-fast: deps
 	@if [ ! -f $(SANITIZE_FAST_DIR)/build.ninja ]; then \
 	  cmake -S . -B $(SANITIZE_FAST_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTSIM_BUILD_BENCH=OFF -DSOFTSIM_BUILD_PYTHON=OFF \

@@ -13,6 +13,8 @@ PACKAGES=(
   libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
+  # tetrahedralizing closed surfaces (TetGen, AGPL; CMake option SOFTSIM_WITH_TETGEN)
+  libtet1.5-dev
   # the Python module (python/, docs/python.md) and its pytest suite
   pybind11-dev python3-dev python3-numpy python3-pytest
   # softsim plot (matplotlib), softsim view (three.js and dygraphs for the page) and the viewer's

@@ -1,8 +1,12 @@
 #include <fmt/format.h>
 
+#include "softsim/core/errors.hpp"
+
 #include "commands.hpp"
 #include "softsim/io/read_mesh.hpp"
+#include "softsim/mesh/element_quality.hpp"
 #include "softsim/mesh/quality.hpp"
+#include "softsim/meshing/surface_checks.hpp"
 #include "softsim/scene/scene.hpp"
 
 namespace softsim::cli {
@@ -16,8 +20,46 @@ int check_command(const std::string& scene_path) {
   fmt::print("{}: ok ({}D, {} bod{}, {} vertices, {} elements, {} steps of {:g} s, integrator {})\n", scene_path,
              scene.dim, bodies, bodies == 1 ? "y" : "ies", model.num_vertices(), elements, scene.steps, scene.dt,
              name_of(scene.integrator.type));
+  const BuildMessages messages = describe_build(model);
+  for (const std::string& note : messages.notes) fmt::print("note: {}\n", note);
+  for (const std::string& warning : messages.warnings) fmt::print("warning: {}\n", warning);
   return 0;
 }
+
+namespace {
+
+void print_quality(const Mesh& mesh) {
+  const QualitySummary q = summarize_quality(mesh);
+  if (!q.has_quality) return;
+  const bool surface = mesh.dim() == 3 && mesh.cell_type() == CellType::Triangle;
+  fmt::print("quality: {} min {:.3g} (cell {}) mean {:.3g} degrees; radius ratio (1 = regular) min {:.3g} (cell {}) "
+             "mean {:.3g}\n",
+             q.angle_name, q.worst_angle, q.worst_angle_cell, q.mean_angle, q.worst_radius_ratio,
+             q.worst_radius_ratio_cell, q.mean_radius_ratio);
+  if (surface) return;  // a surface gets the summary line only
+  fmt::print("{}", format_histogram(q.angle_histogram, q.angle_name + " (degrees):", 1));
+  fmt::print("{}", format_histogram(q.radius_ratio_histogram, "radius ratio:", 2));
+  if (q.worst_angle < kPoorElementAngleDegrees)
+    fmt::print("warning: cells with a {} below {:g} degrees make the Newton systems ill-conditioned\n", q.angle_name,
+               kPoorElementAngleDegrees);
+}
+
+// Whether a triangle surface could bound a solid (what `tetrahedralize` would say).
+void print_closed_surface_check(const Mesh& mesh, const std::string& path) {
+  Mesh copy = mesh;
+  try {
+    const SurfaceCheckReport r = check_closed_surface(copy, path);
+    fmt::print("closed surface: yes ({} piece{}, enclosed volume {:.6g}{}); it can be tetrahedralized\n",
+               r.num_components, r.num_components == 1 ? "" : "s", r.enclosed_volume,
+               r.faces_reoriented ? fmt::format(", {} faces would be turned to agree with their neighbours",
+                                                r.faces_reoriented)
+                                  : std::string());
+  } catch (const InputError& e) {
+    fmt::print("closed surface: no: {}\n", e.what());
+  }
+}
+
+}  // namespace
 
 int info_command(const std::string& path, int dim) {
   const Mesh mesh = read_mesh(path, dim);
@@ -32,6 +74,9 @@ int info_command(const std::string& path, int dim) {
              r.mean_aspect_ratio);
   fmt::print("surface: {} faces, {} edges, {} vertices\n", r.num_surface_faces, r.num_surface_edges, r.num_surface_vertices);
   fmt::print("inverted cells: {}\ndegenerate cells: {}\n", r.num_inverted, r.num_degenerate);
+  for (const std::string& note : mesh.notes) fmt::print("note: {}\n", note);
+  print_quality(mesh);
+  if (mesh.dim() == 3 && mesh.cell_type() == CellType::Triangle) print_closed_surface_check(mesh, path);
   return 0;
 }
 

@@ -26,9 +26,24 @@ void Commands::add_all(CLI::App& app) {
   check->callback([this] { chosen_ = [this] { return check_command(check_scene_); }; });
 
   auto* info = app.add_subcommand("info", "Print counts, bounding box and element quality of a mesh");
-  info->add_option("mesh", info_mesh_, "Mesh file (.msh, .node/.ele, .obj, .ply, .mesh)")->required();
+  info->add_option("mesh", info_mesh_, "Mesh file (.msh, .node/.ele, .obj, .ply, .stl, .mesh)")->required();
   info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));
   info->callback([this] { chosen_ = [this] { return info_command(info_mesh_, info_dim_); }; });
+
+  auto* mesh = app.add_subcommand("mesh", "Tetrahedralize a closed triangle surface (TetGen) and write the tets");
+  mesh->add_option("surface", mesh_.input, "Closed surface (.obj, .ply, .stl, .msh triangles, .mesh)")->required();
+  mesh->add_option("--out", mesh_.out, "Tet mesh to write (.msh, gmsh 4.1)")->required();
+  auto* edge = mesh->add_option("--edge-length", mesh_.edge_length,
+                                "Target edge length: no tet larger than the regular tet of this edge (m)")
+                   ->check(CLI::PositiveNumber);
+  mesh->add_option("--max-volume", mesh_.max_volume, "Largest tet volume (m^3)")->check(CLI::PositiveNumber)->excludes(edge);
+  mesh->add_option("--radius-edge", mesh_.max_radius_edge_ratio, "Largest circumradius / shortest edge of a tet")
+      ->check(CLI::Range(1.0, 1e6))->capture_default_str();
+  mesh->add_option("--min-dihedral", mesh_.min_dihedral_degrees, "Smallest dihedral angle of a tet (degrees)")
+      ->check(CLI::Range(0.0, 18.0))->capture_default_str();
+  mesh->add_flag("--keep-surface", mesh_.keep_surface,
+                 "Keep the surface's triangles exactly (no point added on it; the bounds may then not be met near it)");
+  mesh->callback([this] { chosen_ = [this] { return mesh_command(mesh_); }; });
 
   auto* view = app.add_subcommand("view", "Play a run's frames in 3D in the browser beside plots of its stats");
   view->add_option("run", view_run_, "Output directory of a run")->required();

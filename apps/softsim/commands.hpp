@@ -22,6 +22,13 @@ struct ModesOptions {
   int count = 20;
 };
 
+struct MeshOptions {
+  std::string input, out;
+  std::optional<double> edge_length, max_volume;
+  double max_radius_edge_ratio = 1.5, min_dihedral_degrees = 10.0;
+  bool keep_surface = false;
+};
+
 class Commands {
  public:
   void add_all(CLI::App& app);
@@ -41,6 +48,7 @@ class Commands {
   // analyze damping
   AnalyzeOptions analyze_;
   ModesOptions modes_;
+  MeshOptions mesh_;
   // view / plot (Python tools)
   std::string view_run_, view_export_;
   int view_port_ = 8000;
@@ -58,6 +66,7 @@ int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
 int analyze_modes_command(const ModesOptions& options);
 int info_command(const std::string& mesh, int dim);
+int mesh_command(const MeshOptions& options);
 // Runs python/softsim/<tool>.py with args in place of this process (view, plot).
 int python_tool_command(const std::string& tool, const std::vector<std::string>& args);
 int ccd_command(const std::vector<std::string>& files, const std::string& type, const std::string& toi_out);

@@ -31,6 +31,7 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
   Scene scene = scene_of_run(scene_path, out, resume);
   Model model = build_model(scene);  // all input errors surface before any output is written
+  for (const std::string& warning : describe_build(model).warnings) fmt::print(stderr, "warning: {}\n", warning);
   RunOptions options;
   options.out_dir = out;
   options.quiet = quiet;

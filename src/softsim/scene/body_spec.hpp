@@ -10,6 +10,7 @@
 
 #include "softsim/core/enum_names.hpp"
 #include "softsim/core/types.hpp"
+#include "softsim/meshing/tetrahedralize.hpp"
 #include "softsim/volume/volume_law.hpp"
 
 namespace softsim {
@@ -120,6 +121,8 @@ struct BodySpec {
   std::string name;
   BodyKind kind = BodyKind::solid;
   std::optional<std::filesystem::path> mesh;
+  // A solid whose mesh is a closed triangle surface: the tets are made from it at load time.
+  std::optional<TetrahedralizeOptions> tetrahedralize;
   std::optional<GeneratorSpec> generator;
   TransformSpec transform;
   MaterialSpec material;

@@ -14,6 +14,7 @@
 #include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/round_generators.hpp"
 #include "softsim/mesh/surface.hpp"
+#include "softsim/meshing/tetrahedralize.hpp"
 #include "softsim/scene/initial_equilibrium.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
@@ -24,6 +25,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
+  if (body.mesh && body.tetrahedralize)
+    return tetrahedralize(load_scene_mesh(scene, *body.mesh), *body.tetrahedralize,
+                          fmt::format("{}: {}.tetrahedralize: {}", scene.source(), body.path, body.mesh->string()));
   if (body.mesh) return load_scene_mesh(scene, *body.mesh);
   const GeneratorSpec& g = *body.generator;
   switch (g.type) {
@@ -138,8 +142,11 @@ void add_bodies(Model& model, const Scene& scene) {
     if (spec.kind == BodyKind::solid) {
       const CellType expected = dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
       if (type != expected)
-        throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, {} has {} cells", file, spec.path, dim,
-                                     to_string(expected), what_mesh, to_string(type)));
+        throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, {} has {} cells{}", file, spec.path, dim,
+                                     to_string(expected), what_mesh, to_string(type),
+                                     dim == 3 && type == CellType::Triangle
+                                         ? " (for a closed surface, add \"tetrahedralize\": {} to mesh its inside)"
+                                         : ""));
     }
     apply_transform(mesh, spec.transform, dim);
 

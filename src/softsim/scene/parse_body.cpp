@@ -104,6 +104,19 @@ void read_round_generator(const JsonReader& g, GeneratorSpec& gen) {
                                      gen.resolution.x()));
 }
 
+// The options of tetrahedralize.hpp; the ranges are those check_tetrahedralize_options enforces.
+TetrahedralizeOptions read_tetrahedralize(const JsonReader& t) {
+  TetrahedralizeOptions o;
+  if (t.has("edge_length") && t.has("max_volume")) t.fail_here("give one size bound, \"edge_length\" or \"max_volume\"");
+  o.edge_length = t.optional_number("edge_length", 0.0, true);
+  o.max_volume = t.optional_number("max_volume", 0.0, true);
+  o.max_radius_edge_ratio = t.number("max_radius_edge_ratio", o.max_radius_edge_ratio, 1.0, 1e6);
+  o.min_dihedral_degrees = t.number("min_dihedral_degrees", o.min_dihedral_degrees, 0.0, 18.0);
+  o.keep_surface = t.boolean("keep_surface", o.keep_surface);
+  t.finish();
+  return o;
+}
+
 BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   BodySpec b;
   b.path = r.path();
@@ -112,6 +125,11 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
                     dim == 3 ? std::vector<BodyKind>{} : std::vector<BodyKind>{BodyKind::solid, BodyKind::mass_spring});
   if (r.has("mesh") == r.has("generator")) r.fail_here("expected exactly one of \"mesh\" or \"generator\"");
   if (r.has("mesh")) b.mesh = r.string("mesh", "");
+  if (r.has("tetrahedralize")) {
+    if (b.kind != BodyKind::solid || dim != 3 || !b.mesh)
+      r.fail("tetrahedralize", "applies to a 3D \"solid\" whose \"mesh\" is a closed triangle surface");
+    b.tetrahedralize = read_tetrahedralize(r.child("tetrahedralize"));
+  }
   if (r.has("generator")) {
     const JsonReader g = r.child("generator");
     GeneratorSpec gen;

@@ -86,6 +86,14 @@ Scene default_scene();
 
 // Loads meshes, applies transforms and builds the model. Throws InputError for bad meshes.
 Model build_model(const Scene& scene);
+// What building did and what may go wrong, for the user (build_messages.cpp): each body's mesh
+// notes (an STL's corners welded, a surface tetrahedralized), and a warning for each body whose
+// worst element is a sliver (element_quality.hpp, kPoorElementAngleDegrees).
+struct BuildMessages {
+  std::vector<std::string> notes, warnings;
+};
+BuildMessages describe_build(const Model& model);
+
 // 1e-3 x the bounding-box diagonal of all vertices at t = 0: the default of contact.dhat and
 // contact.delta (m).
 double default_contact_distance(const Model& model);

@@ -51,6 +51,11 @@ const BadScene kBadScenes[] = {
      "list entry 1e+30 is out of the range of an index"},
     {"obj_for_3d_solid.json", "triangle_surface.obj", "bodies[0]: a 3D solid needs tetrahedron cells",
      "triangle_surface.obj has triangle cells"},
+    {"mesh_stl_truncated.json", "truncated_binary.stl", "announces 12 facets", "truncated"},
+    {"mesh_stl_bad_keyword.json", "bad_keyword.stl", "bad_keyword.stl:6: ", "expected 'vertex', got 'vertx'"},
+    {"tetrahedralize_open_surface.json", "open_cube.obj",
+     "bodies[0].tetrahedralize: meshes/open_cube.obj: the surface is not closed: 3 boundary edges", ""},
+    {"tetrahedralize_self_intersecting.json", "crossing_cubes.obj", "the surface intersects itself", ""},
     {"fixed_box_selects_nothing.json", "fixed_box_selects_nothing.json", "bodies[0].fixed[0].box: selects no vertex",
      ""},
     {"fixed_ids_out_of_range.json", "fixed_ids_out_of_range.json", "bodies[0].fixed[0].ids: vertex 999 is out of range",
@@ -78,6 +83,8 @@ const BadMesh kBadMeshes[] = {
     {"node_index_out_of_range.msh", "node_index_out_of_range.msh:13: "},
     {"empty.msh", "empty.msh:1: "},
     {"ply_index_1e30.ply", "ply_index_1e30.ply:13: "},
+    {"truncated_binary.stl", "announces 12 facets"},
+    {"bad_keyword.stl", "bad_keyword.stl:6: "},
 };
 
 // The one diagnostic line: "error: ..." naming the file and containing the fragment.
