@@ -66,6 +66,15 @@ TEST(ReadStl, WeldsOnlyWithinTheRelativeTolerance) {
   EXPECT_NE(m.cells(2, 0), m.cells(0, 0));
 }
 
+TEST(ReadStl, NormalsAreIgnoredEvenWhenNotNumbers) {
+  const std::string text =
+      "solid s\nfacet normal nan nan nan\n outer loop\n vertex 0 0 0\n vertex 1 0 0\n vertex 0 1 0\n endloop\n"
+      "endfacet\nendsolid s\n";
+  const Mesh m = read_mesh_from_memory(text, "normals.stl");
+  EXPECT_EQ(m.num_cells(), 1);
+  EXPECT_EQ(m.num_vertices(), 3);
+}
+
 TEST(ReadStl, MalformedFilesAreRefusedWithTheirPlace) {
   test::ScratchDir dir;
   const Mesh sphere = test::icosphere(1);

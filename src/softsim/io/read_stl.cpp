@@ -69,7 +69,9 @@ void read_ascii(ParseBuffer& b, std::vector<double>& corners) {
     } else if (keyword_is(t, "facet")) {
       if (!in_solid) b.fail_line("'facet' outside a solid");
       expect_keyword(b, "normal");
-      for (int c = 0; c < 3; ++c) b.read_double("a facet normal component");
+      // Ignored, so not parsed: exporters write "nan" for the normal of a degenerate facet, and
+      // the facet is then judged by its corners.
+      for (int c = 0; c < 3; ++c) b.require_token("a facet normal component");
       expect_keyword(b, "outer");
       expect_keyword(b, "loop");
       for (int corner = 0; corner < 3; ++corner) {
