@@ -76,7 +76,9 @@ TEST(Tetrahedralize, SphereFromObjAndBinaryStlConvergesToTheBallsVolume) {
     test::write_obj_surface(dir / obj, sphere);
     test::write_stl_surface(dir / stl, sphere, true);
     TetrahedralizeOptions options;
-    options.edge_length = 4 * M_PI * r / (5 * (1 << level));  // about twice the surface's edge length
+    // About four times the surface's edge length: the volume's accuracy is the surface's, and
+    // fewer tets keep the test quick under the sanitizers.
+    options.edge_length = 8 * M_PI * r / (5 * (1 << level));
     for (const std::string& file : {obj, stl}) {
       SCOPED_TRACE(file);
       const Mesh tets = tetrahedralize(read_mesh(dir / file), options, file);
@@ -87,8 +89,9 @@ TEST(Tetrahedralize, SphereFromObjAndBinaryStlConvergesToTheBallsVolume) {
         EXPECT_LT(error, 0.01);
       }
       // The shape is kept: every boundary vertex of the tets is on the input surface (the STL's
-      // is the sphere's rounded to float). Checked against every face, so not at the finest level.
-      if (level < 4) {
+      // is the sphere's rounded to float). Checked against every face, so at the coarsest level
+      // only (the sanitizer build runs this test at -O0).
+      if (level == 2) {
         EXPECT_LT(farthest_from_surface(tets, sphere), file == obj ? 1e-12 * r : 1e-7 * r);
       }
       const QualitySummary q = summarize_quality(tets);
