@@ -22,11 +22,17 @@ namespace {
 constexpr double kWeldRelativeTolerance = 1e-7;
 constexpr size_t kBinaryHeaderBytes = 84, kBinaryFacetBytes = 50;
 
-bool is_binary_stl(const ParseBuffer& b) {
-  if (b.size() < kBinaryHeaderBytes) return false;
+// The facet count a binary header announces (the file must hold at least the header).
+std::uint32_t announced_facets(const ParseBuffer& b) {
   std::uint32_t count = 0;
   std::memcpy(&count, b.data().data() + 80, 4);
-  return b.size() == kBinaryHeaderBytes + kBinaryFacetBytes * static_cast<size_t>(count);
+  return count;
+}
+
+size_t binary_size(std::uint32_t facets) { return kBinaryHeaderBytes + kBinaryFacetBytes * static_cast<size_t>(facets); }
+
+bool is_binary_stl(const ParseBuffer& b) {
+  return b.size() >= kBinaryHeaderBytes && b.size() == binary_size(announced_facets(b));
 }
 
 bool starts_with_solid(const ParseBuffer& b) {
@@ -116,11 +122,9 @@ Mesh read_stl(ParseBuffer& b) {
     b.fail(fmt::format("{} bytes: too short for a binary STL (84-byte header) and not ASCII STL (which starts "
                        "with 'solid')", b.size()));
   } else {
-    std::uint32_t count = 0;
-    std::memcpy(&count, b.data().data() + 80, 4);
+    const std::uint32_t count = announced_facets(b);
     b.fail(fmt::format("binary STL whose header announces {} facets, which take {} bytes, but the file has {} "
-                       "(truncated or not an STL file)", count,
-                       kBinaryHeaderBytes + kBinaryFacetBytes * static_cast<size_t>(count), b.size()));
+                       "(truncated or not an STL file)", count, binary_size(count), b.size()));
   }
   if (corners.empty()) b.fail("the STL file has no facets");
   Mesh mesh;

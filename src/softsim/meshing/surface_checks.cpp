@@ -14,6 +14,7 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/mesh/measure.hpp"
 #include "softsim/meshing/triangle_intersection.hpp"
+#include "softsim/volume/enclosed_volume.hpp"
 
 namespace softsim {
 
@@ -171,8 +172,9 @@ void check_self_intersections(const Mesh& mesh, const std::string& source) {
     return n;
   };
   // Faces sharing an edge are neighbours on a closed manifold surface; they cannot cross.
-  const PairList pairs = linear_bvh_pairs(primitive_boxes(V, nullptr, F, 0.0), primitive_boxes(V, nullptr, F, 0.0),
-                                          true, [&](int i, int j) { return shared_vertices(i, j) >= 2; });
+  const std::vector<Aabb> boxes = primitive_boxes(V, nullptr, F, 0.0);
+  const PairList pairs =
+      linear_bvh_pairs(boxes, boxes, true, [&](int i, int j) { return shared_vertices(i, j) >= 2; });
   const auto triangle = [&](int f, int first_corner) {
     const auto p = [&](int k) { return Vec3(V.row(F(f, (first_corner + k) % 3)).transpose()); };
     return Triangle3{p(0), p(1), p(2)};
@@ -209,16 +211,6 @@ void check_self_intersections(const Mesh& mesh, const std::string& source) {
   }
 }
 
-double enclosed_volume(const Mesh& mesh) {
-  double six_v = 0.0;
-  for (int f = 0; f < mesh.num_cells(); ++f) {
-    const Vec3 a = mesh.vertices.row(mesh.cells(f, 0)), b = mesh.vertices.row(mesh.cells(f, 1)),
-               c = mesh.vertices.row(mesh.cells(f, 2));
-    six_v += a.dot(b.cross(c));
-  }
-  return six_v / 6.0;
-}
-
 }  // namespace
 
 SurfaceCheckReport check_closed_surface(Mesh& surface, const std::string& source) {
@@ -232,7 +224,8 @@ SurfaceCheckReport check_closed_surface(Mesh& surface, const std::string& source
   SurfaceCheckReport report;
   report.faces_reoriented = orient_consistently(surface, neighbour, source, report.num_components);
   check_self_intersections(surface, source);
-  report.enclosed_volume = enclosed_volume(surface);
+  const VertexRows positions = surface.vertices;
+  report.enclosed_volume = enclosed_volume(surface.cells, Eigen::Map<const VecX>(positions.data(), positions.size()));
   return report;
 }
 
