@@ -13,7 +13,7 @@ namespace {
 // A step tried again from its start (a step cutback calls begin_step again for the same time)
 // must not count its travel twice: the targets still stop at the limit, not earlier.
 TEST(PenaltyMotion, RetriedStepsDoNotCountTheirTravelTwice) {
-  PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2);
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2, Vec2(0.0, 0.6));
   test::Evaluation e(motion);
   const double h = 0.01;
   VecX x = Vec2(0.0, 0.6), g(2);
@@ -32,6 +32,61 @@ TEST(PenaltyMotion, RetriedStepsDoNotCountTheirTravelTwice) {
   }
   EXPECT_EQ(moving_steps, 60);  // 0.3 m at 0.5 m/s in steps of 0.01 s
   EXPECT_NEAR(x[1], 0.3, 1e-12);
+}
+
+// limit_by_position: the limit is a distance travelled, measured on the vertex (the companion code
+// of Li & Jiang 2025, §11.2): a vertex held back (here it covers 80% of each step's move) keeps getting
+// targets until it has itself travelled the limit, and one that has does not.
+TEST(PenaltyMotion, TargetsStopWhenTheVertexHasTravelledTheLimit) {
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2, Vec2(0.0, 0.6), false, true);
+  test::Evaluation e(motion);
+  const double h = 0.01;
+  VecX x = Vec2(0.0, 0.6), g(2);
+  int moving_steps = 0;
+  for (int n = 0; n < 200; ++n) {
+    e.stage = Stage::step(n * h, h);
+    motion.begin_step(e.step_ctx(), x);
+    g.setZero();
+    motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});
+    if (g.norm() > 0) {
+      ++moving_steps;
+      x[1] -= 0.8 * h * 0.5;
+    }
+  }
+  EXPECT_EQ(moving_steps, 75);  // 0.3 m in moves of 4 mm
+  EXPECT_NEAR(x[1], 0.3, 1e-12);
+}
+
+// hold_when_met (the companion code of Li & Jiang 2025, §11.1): a vertex within tolerance x h of its
+// target is held (its DOFs reported for elimination) for the rest of the solve; a new step
+// releases it. Without the option nothing is ever held.
+TEST(PenaltyMotion, HoldsAVertexOnceItsTargetIsMet) {
+  const double h = 0.01, tolerance = 1e-2;
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, tolerance, Vec2(0.0, 0.6), true);
+  test::Evaluation e(motion);
+  e.stage = Stage::step(0.0, h);
+  VecX x = Vec2(0.0, 0.6);
+  motion.begin_step(e.step_ctx(), x);  // target 0.595: missed by 5 mm
+  std::vector<int> held;
+  motion.held_dofs(e.data, held);
+  EXPECT_TRUE(held.empty());
+  x[1] = 0.595 + 0.5 * tolerance * h;  // within tolerance x h
+  motion.end_iteration(e.step_ctx(), x);
+  motion.held_dofs(e.data, held);
+  EXPECT_EQ(held, (std::vector<int>{0, 1}));
+  motion.begin_step(e.step_ctx(), x);  // the next solve starts free again
+  held.clear();
+  motion.held_dofs(e.data, held);
+  EXPECT_TRUE(held.empty());
+
+  PenaltyMotion free_motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, tolerance, Vec2(0.0, 0.6));
+  test::Evaluation f(free_motion);
+  f.stage = Stage::step(0.0, h);
+  free_motion.begin_step(f.step_ctx(), x);
+  x[1] -= h * 0.5;
+  free_motion.end_iteration(f.step_ctx(), x);
+  free_motion.held_dofs(f.data, held);
+  EXPECT_TRUE(held.empty());
 }
 
 }  // namespace

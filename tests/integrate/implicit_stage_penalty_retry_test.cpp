@@ -25,7 +25,7 @@ TEST_P(PenaltyRetry, DrivenVertexFollowsItsTarget) {
   model.gravity = Vec3(0.0, -9.81, 0.0);
   const double h = 0.01, tolerance = 1e-2;
   auto penalty = std::make_unique<PenaltyMotion>(2, std::vector<int>{0}, std::vector<double>{2.0}, Vec2(0.0, -0.5),
-                                                 0.3, 10.0, tolerance);
+                                                 0.3, 10.0, tolerance, model.rest_positions);
   const PenaltyMotion* term = penalty.get();
   model.add_energy(std::move(penalty));
   model.finalize();
@@ -74,7 +74,7 @@ TEST(PenaltyRetryResidualForm, TrBdf2DampedNewtonFollowsItsTarget) {
   model.add_lumped_mass(0, 2.0);
   const double h = 0.01, tolerance = 1e-2;
   model.add_energy(std::make_unique<PenaltyMotion>(2, std::vector<int>{0}, std::vector<double>{2.0},
-                                                   Vec2(0.0, -0.5), 0.3, 10.0, tolerance));
+                                                   Vec2(0.0, -0.5), 0.3, 10.0, tolerance, model.rest_positions));
   model.finalize();
   StepperOptions options;
   options.type = IntegratorType::tr_bdf2;

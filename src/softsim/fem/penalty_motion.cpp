@@ -1,10 +1,13 @@
 #include "softsim/fem/penalty_motion.hpp"
 
+#include <algorithm>
+
 namespace softsim {
 
 struct PenaltyMotion::Targets : TermData {
   double kappa = 0.0;
   std::vector<VecX> targets, starts;  // end-of-step targets and start-of-step positions
+  std::vector<char> held;             // hold_when_met: vertices held for the rest of the solve
   // The target of vertex i for a stage ending at fraction c of the step.
   VecX target(std::size_t i, double c) const {
     return c == 1.0 ? targets[i] : VecX(starts[i] + c * (targets[i] - starts[i]));
@@ -15,9 +18,12 @@ struct PenaltyMotion::Targets : TermData {
 };
 
 PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity,
-                             double limit, double kappa, double tolerance)
+                             double limit, double kappa, double tolerance, const VecX& initial_positions,
+                             bool hold_when_met, bool limit_by_position)
     : dim_(dim), vertices_(std::move(vertices)), masses_(std::move(masses)), velocity_(velocity), limit_(limit),
-      kappa_(kappa), tolerance_(tolerance) {}
+      kappa_(kappa), tolerance_(tolerance), hold_when_met_(hold_when_met), limit_by_position_(limit_by_position) {
+  for (int v : vertices_) origins_.push_back(initial_positions.segment(static_cast<Eigen::Index>(v) * dim_, dim_));
+}
 
 std::unique_ptr<TermData> PenaltyMotion::make_data() const {
   auto data = std::make_unique<Targets>();
@@ -28,19 +34,52 @@ std::unique_ptr<TermData> PenaltyMotion::make_data() const {
 double PenaltyMotion::stiffness(const ModelData& data) const { return data.of<Targets>(this).kappa; }
 
 void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) const {
-  // Move the targets by h v while the distance travelled by the end of the step, |v| (t + h), is
-  // within the limit. Measured from time, not summed over steps, so a step that is tried again
-  // (a step cutback, integrate/subdividing_stepper.hpp) does not count its travel twice.
+  // Each target moves by h v while the motion has not travelled `limit`: measured from time,
+  // |v| (t + h) <= limit, or on the vertex itself, (x0 + limit v/|v| - x^n) . v > 0 (the companion
+  // code of Li & Jiang 2025, §11.2, which lets a lagging vertex catch up). Either depends on the
+  // step's start only, so a step that is tried again (a step cutback,
+  // integrate/subdividing_stepper.hpp) decides the same way; both allow for round-off, so that a
+  // vertex that followed its targets exactly stops after limit / (|v| h) steps.
   const double t = ctx.stage.t0, h = ctx.stage.h;
-  const bool moving = velocity_.norm() * (t + h) <= limit_ + 1e-12 * std::max(1.0, limit_);
+  const double speed = velocity_.norm();
+  const double slack = 1e-12 * std::max(1.0, limit_);
+  const bool moving_in_time = speed * (t + h) <= limit_ + slack;
   Targets& d = ctx.data.of<Targets>(this);
   d.targets.resize(vertices_.size());
   d.starts.resize(vertices_.size());
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     d.targets[i] = x_start.segment(vertices_[i] * dim_, dim_);
     d.starts[i] = d.targets[i];
+    if (speed == 0.0) continue;
+    const bool moving = std::isinf(limit_) ||
+                        (limit_by_position_ ? limit_ - (d.starts[i] - origins_[i]).dot(velocity_) / speed > slack
+                                            : moving_in_time);
     if (moving) d.targets[i] += h * velocity_;
   }
+  d.held.assign(vertices_.size(), 0);
+  hold_met_targets(ctx, x_start);
+}
+
+void PenaltyMotion::hold_met_targets(const StepContext& ctx, const VecX& x) const {
+  if (!hold_when_met_ || ctx.stage.h <= 0.0) return;
+  Targets& d = ctx.data.of<Targets>(this);
+  for (std::size_t i = 0; i < vertices_.size(); ++i)
+    if (!d.held[i] &&
+        (x.segment(vertices_[i] * dim_, dim_) - d.target(i, ctx.stage.fraction)).norm() / ctx.stage.h < tolerance_)
+      d.held[i] = 1;
+}
+
+bool PenaltyMotion::end_iteration(const StepContext& ctx, const VecX& x) const {
+  hold_met_targets(ctx, x);
+  return false;
+}
+
+void PenaltyMotion::held_dofs(const ModelData& data, std::vector<int>& dofs) const {
+  if (!hold_when_met_) return;
+  const Targets& d = data.of<Targets>(this);
+  for (std::size_t i = 0; i < d.held.size(); ++i)
+    if (d.held[i])
+      for (int c = 0; c < dim_; ++c) dofs.push_back(vertices_[i] * dim_ + c);
 }
 
 double PenaltyMotion::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {

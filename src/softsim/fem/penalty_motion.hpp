@@ -1,6 +1,8 @@
 #pragma once
 // Moving boundary conditions by penalty (Li & Jiang 2025, §11.1; its Compressing Square, §11.2): selected
-// vertices are pulled towards targets xhat = x^n + h v (or x^n once they have travelled `limit`)
+// vertices are pulled towards targets xhat = x^n + h v, or x^n once the motion has travelled
+// `limit`: by time (|v| (t + h) > limit), or, with limit_by_position, by the vertex's own travel
+// along v from its initial position ((x0 + limit v/|v| - x^n) . v <= 0, the companion code's test)
 // by (kappa_M / 2) m_k |x_k - xhat_k|^2. When a step converges with a target unmet (|x - xhat| /
 // h above the tolerance), kappa_M doubles and the step is solved again; kappa_M is kept for the
 // next steps (warm start, as the companion code of Li & Jiang 2025 does).
@@ -13,9 +15,11 @@ namespace softsim {
 class PenaltyMotion : public Energy {
  public:
   // vertices: global ids; masses: their nodal masses; velocity: dim vector (m/s); limit: distance
-  // (m) after which the targets stop moving (infinity: never); kappa: initial stiffness (1/s^2).
+  // (m) after which the targets stop moving (infinity: never); kappa: initial stiffness (1/s^2);
+  // initial_positions: every vertex's position at t = 0 (the model's), where the travel starts.
   PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity, double limit,
-                double kappa, double tolerance);
+                double kappa, double tolerance, const VecX& initial_positions, bool hold_when_met = false,
+                bool limit_by_position = false);
   std::string name() const override { return "penalty_motion"; }
   // The stiffness kappa_M and the step's start positions and targets.
   std::unique_ptr<TermData> make_data() const override;
@@ -23,6 +27,11 @@ class PenaltyMotion : public Energy {
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
+  // hold_when_met: a vertex within the tolerance of its target (|x - target| / h below it) at the
+  // start of a step or after an accepted Newton iterate is held there for the rest of the
+  // solve (the companion code of Li & Jiang 2025, §11.1: satisfied DBCs are eliminated).
+  bool end_iteration(const StepContext& ctx, const VecX& x) const override;
+  void held_dofs(const ModelData& data, std::vector<int>& dofs) const override;
   double stiffness(const ModelData& data) const;
   double max_target_error(const EvalContext& ctx, const VecX& x) const;
   const std::vector<int>& vertices() const { return vertices_; }
@@ -39,8 +48,11 @@ class PenaltyMotion : public Energy {
   int dim_;
   std::vector<int> vertices_;
   std::vector<double> masses_;
+  std::vector<VecX> origins_;
   VecX velocity_;
   double limit_, kappa_, tolerance_;
+  bool hold_when_met_ = false, limit_by_position_ = false;
+  void hold_met_targets(const StepContext& ctx, const VecX& x) const;
   const HessianLayout* layout_ = nullptr;
   void declare_stencils(HessianLayout& layout) override { layout_ = &layout; }
 };

@@ -1,5 +1,7 @@
 #include "softsim/integrate/incremental_potential.hpp"
 
+#include <algorithm>
+
 namespace softsim {
 
 IncrementalPotential::IncrementalPotential(const Model& model, ModelData& data) : model_(model), data_(data) {}
@@ -21,6 +23,27 @@ void IncrementalPotential::set_step(Stage stage, const VecX& predictor, double i
   }
   stage_ = std::move(stage);
 }
+
+namespace {
+
+// Adds the triplets to H in place when every one falls on an entry of H's pattern (contacts on a
+// vertex's own block, stencils the layout already has): no new matrix. False, with H unchanged,
+// when one does not.
+bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets) {
+  std::vector<int> where(triplets.size());
+  for (std::size_t k = 0; k < triplets.size(); ++k) {
+    const Triplet& t = triplets[k];
+    const int* begin = H.innerIndexPtr() + H.outerIndexPtr()[t.col()];
+    const int* end = H.innerIndexPtr() + H.outerIndexPtr()[t.col() + 1];
+    const int* pos = std::lower_bound(begin, end, t.row());
+    if (pos == end || *pos != t.row()) return false;
+    where[k] = static_cast<int>(pos - H.innerIndexPtr());
+  }
+  for (std::size_t k = 0; k < triplets.size(); ++k) H.valuePtr()[where[k]] += triplets[k].value();
+  return true;
+}
+
+}  // namespace
 
 double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
   if (gradient) gradient->setZero(x.size());
@@ -56,7 +79,7 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
     model_.add_velocity_forces(ctx, x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
                                hessian ? &dynamic : nullptr);
   }
-  if (hessian && !dynamic.empty()) {
+  if (hessian && !dynamic.empty() && !add_within_pattern(*hessian, dynamic)) {
     // Contact pairs change between iterations: their entries widen the fixed pattern.
     SparseMat extra(hessian->rows(), hessian->cols());
     extra.setFromTriplets(dynamic.begin(), dynamic.end());
@@ -86,12 +109,33 @@ std::function<void(const VecX& p, VecX& out)> IncrementalPotential::hessian_oper
 void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) {
   out.clear();
   model_.rank_one_hessian(context(), x, potential_weight_, out);
-  for (RankOneHessian& term : out) model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
+  const std::vector<int> held = model_.held_dofs(data_);
+  for (RankOneHessian& term : out) {
+    model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
+    for (int d : held) term.u[d] = 0.0;
+  }
 }
 
 void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   model_.boundary.reduce_gradient(gradient);
   if (hessian) model_.boundary.reduce_hessian(*hessian);
+  const std::vector<int> held = model_.held_dofs(data_);
+  if (held.empty()) return;
+  // Held DOFs are eliminated as Dirichlet ones are: zero gradient, identity rows and columns.
+  std::vector<char> is_held(gradient.size(), 0);
+  for (int d : held) {
+    is_held[d] = 1;
+    gradient[d] = 0.0;
+  }
+  if (!hessian) return;
+  for (int c = 0; c < hessian->outerSize(); ++c)
+    for (SparseMat::InnerIterator it(*hessian, c); it; ++it)
+      if (is_held[c] || is_held[it.row()]) it.valueRef() = it.row() == c ? 1.0 : 0.0;
+}
+
+void IncrementalPotential::expand(VecX& step) const {
+  model_.boundary.expand_step(step);
+  for (int d : model_.held_dofs(data_)) step[d] = 0.0;
 }
 
 }  // namespace softsim

@@ -35,8 +35,9 @@ class IncrementalPotential : public Objective {
   // (inertia M + w Hess P + w_d D) p, the potential part by the terms' Hessian operators.
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& x) override;
   void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) override;
-  void expand(VecX& step) const override { model_.boundary.expand_step(step); }
+  void expand(VecX& step) const override;
   bool end_iteration(const VecX& x) override { return model_.end_iteration(stage_, data_, x); }
+  bool before_stop(const VecX& x) override { return model_.after_solve(stage_, data_, x); }
 
  private:
   const Model& model_;

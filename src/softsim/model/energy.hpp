@@ -83,6 +83,10 @@ class Energy {
   // after a solve converged; true asks for the solve to be repeated from x (a penalty whose
   // constraint is unmet stiffens, lagged friction freezes its contacts again).
   virtual bool after_solve(const StepContext& ctx, const VecX& x) const { return false; }
+  // DOFs the term holds where they are for the rest of the current solve, eliminated like
+  // Dirichlet DOFs (a penalty-driven vertex that has met its target, as the companion code of
+  // Li & Jiang 2025 does). Appended to `dofs`.
+  virtual void held_dofs(const ModelData& data, std::vector<int>& dofs) const {}
   // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
   // been added to the model before it, so that their hooks run first (Model::add_energy checks).
   virtual std::vector<const Energy*> reads_data_of() const { return {}; }

@@ -169,6 +169,12 @@ void Model::begin_step(const Stage& stage, ModelData& data, const VecX& x_start)
   });
 }
 
+std::vector<int> Model::held_dofs(const ModelData& data) const {
+  std::vector<int> dofs;
+  for (const auto& term : energies_) term->held_dofs(data, dofs);
+  return dofs;
+}
+
 bool Model::end_iteration(const Stage& stage, ModelData& data, const VecX& x) const {
   return run_hook(stage, data, x, [&](const Energy& term, const StepContext& ctx) { return term.end_iteration(ctx, x); });
 }

@@ -73,6 +73,8 @@ class Model {
   void begin_step(const Stage& stage, ModelData& data, const VecX& x_start) const;
   // True when a term changed its value at x (the caller evaluates again).
   bool end_iteration(const Stage& stage, ModelData& data, const VecX& x) const;
+  // Every term's held DOFs (Energy::held_dofs) for the current solve.
+  std::vector<int> held_dofs(const ModelData& data) const;
   // True when a term asks for the solve to be repeated from x.
   bool after_solve(const Stage& stage, ModelData& data, const VecX& x) const;
 

@@ -3,6 +3,7 @@
 // material, initial motion, and the body's boundary conditions and volume penalties. Typed and
 // with every default filled in; built into the model by build_body.cpp, build_boundary.cpp and
 // build_volume_penalty.cpp.
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -37,6 +38,17 @@ inline bool is_round(GeneratorType t) {
   return t == GeneratorType::sphere || t == GeneratorType::hollow_sphere || t == GeneratorType::bowl;
 }
 
+// How a body's mass is spread over its vertices: lumped per element (rho V / (D+1) to each
+// corner), the consistent element mass matrix, or the body's total mass split evenly over its
+// vertices (what the companion code of Li & Jiang 2025 does for its squares, Implementation 4.5.1).
+enum class MassDistribution { lumped, consistent, uniform };
+template <>
+struct EnumNames<MassDistribution> {
+  static constexpr std::pair<MassDistribution, const char*> table[] = {{MassDistribution::lumped, "lumped"},
+                                                                       {MassDistribution::consistent, "consistent"},
+                                                                       {MassDistribution::uniform, "uniform"}};
+};
+
 struct MaterialSpec {
   std::string model = "neo_hookean";  // a name of material_model_names()
   double youngs_modulus = 1e5;  // Pa
@@ -45,7 +57,7 @@ struct MaterialSpec {
   double spring_stiffness = 1e3;  // mass_spring bodies: k of Li & Jiang 2025, eq. 4.3.1
   double thickness = 1e-3;        // shell bodies (m)
   std::optional<double> bending_stiffness;  // shell bodies (J); default E h^3 / (12 (1 - nu^2))
-  bool lumped_mass = true;
+  MassDistribution mass = MassDistribution::lumped;
 };
 
 struct GeneratorSpec {
@@ -70,15 +82,22 @@ struct SelectionSpec {
   std::string path;  // JSON path, for messages
 };
 
-// Prescribed motion of selected vertices: eliminated DOFs on a path, or driven by a penalty
-// (Li & Jiang 2025, §11.1).
-struct FixedSpec {
-  SelectionSpec selection;
+// A prescribed motion: constant velocity or keyframes, followed exactly (eliminated DOFs) or
+// driven by a penalty (Li & Jiang 2025, §11.1). Shared by body vertices (fixed[j]) and by the
+// pose of moving analytic obstacles (obstacles[k]).
+struct MotionSpec {
   Vec3 velocity = Vec3::Zero();  // m/s, constant-velocity motion
   std::vector<std::pair<double, Vec3>> path;  // keyframes (t, offset), piecewise linear
   bool penalty = false;    // moved by penalty instead of DOF elimination
   double limit = HUGE_VAL;  // m: penalty targets stop after travelling this far
   double kappa = 1e3;      // 1/s^2: initial penalty stiffness (companion code of Li & Jiang 2025)
+  bool hold_when_met = false;  // penalty: hold a vertex that met its target for the rest of the solve
+  bool limit_by_position = false;  // penalty: `limit` on each vertex's own travel, not on time
+};
+
+// Prescribed motion of selected vertices.
+struct FixedSpec : MotionSpec {
+  SelectionSpec selection;
 };
 
 struct SlipSpec {
@@ -131,9 +150,12 @@ struct BodySpec {
   Vec3 initial_angular_velocity = Vec3::Zero();
   // Initial stretch: positions at t = 0 are scaled by this factor about the centre of the body's
   // bounding box; the rest shape (and the vertex selections) are those of the unscaled mesh.
-  double initial_scale = 1.0;
+  Vec3 initial_scale = Vec3::Ones();  // per axis (a number in the scene scales every axis)
   // Start at rest in the equilibrium of the body's own forces (initial_equilibrium.hpp).
   bool initial_equilibrium = false;
+  // Contact area per vertex (m^(dim-1)) for the obstacle barriers and the book_squared barrier's
+  // weights; absent: the mean edge length to the power dim - 1.
+  std::optional<double> contact_area;
   std::vector<FixedSpec> fixed;
   std::vector<SlipSpec> slip;
   std::vector<LoadSpec> loads;

@@ -74,6 +74,33 @@ int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& bo
   return loaded;
 }
 
+// The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
+// their nodal masses (Li & Jiang 2025, §11.1).
+void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, const MotionSpec& m,
+                const std::string& label) {
+  const int dim = scene.dim;
+  if (m.penalty) {
+    const std::vector<double> all = model.vertex_masses();
+    std::vector<double> masses;
+    for (int id : ids) masses.push_back(all[id]);
+    model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, masses, m.velocity.head(dim), m.limit, m.kappa,
+                                                     scene.integrator.newton.tolerance, model.rest_positions,
+                                                     m.hold_when_met, m.limit_by_position));
+    return;
+  }
+  PrescribedMotion motion;
+  motion.vertices = ids;
+  motion.label = label;
+  if (!m.path.empty()) {
+    auto keys = m.path;
+    motion.offset = [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
+  } else {
+    const Vec3 velocity = m.velocity;
+    motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
+  }
+  model.boundary.add_motion(std::move(motion));
+}
+
 }  // namespace
 
 void add_boundary_conditions(Model& model, const Scene& scene) {
@@ -85,29 +112,9 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     const Mesh& mesh = model.bodies[b].mesh;
     const int first = model.bodies[b].first_vertex;
     for (const FixedSpec& f : spec.fixed) {
-      if (f.penalty) {
-        std::vector<int> ids;
-        std::vector<double> masses;
-        const std::vector<double> all = model.vertex_masses();
-        for (int id : select_vertices(scene, spec, mesh, f.selection)) {
-          ids.push_back(first + id);
-          masses.push_back(all[first + id]);
-        }
-        model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, masses, f.velocity.head(dim), f.limit, f.kappa,
-                                                         scene.integrator.newton.tolerance));
-        continue;
-      }
-      PrescribedMotion motion;
-      for (int id : select_vertices(scene, spec, mesh, f.selection)) motion.vertices.push_back(first + id);
-      motion.label = f.selection.path;
-      if (!f.path.empty()) {
-        auto keys = f.path;
-        motion.offset = [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
-      } else {
-        const Vec3 velocity = f.velocity;
-        motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
-      }
-      model.boundary.add_motion(std::move(motion));
+      std::vector<int> ids;
+      for (int id : select_vertices(scene, spec, mesh, f.selection)) ids.push_back(first + id);
+      add_motion(model, scene, ids, f, f.selection.path);
     }
     if (!spec.loads.empty() || !spec.tractions.empty()) {
       if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
@@ -133,6 +140,9 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
       }
     }
   }
+  const std::vector<int> poses = obstacle_pose_vertices(model, scene);
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    if (poses[k] >= 0) add_motion(model, scene, {poses[k]}, *scene.obstacles[k].motion, scene.obstacles[k].path);
 }
 
 }  // namespace softsim

@@ -107,20 +107,40 @@ double half_smallest_extent(const MatX& vertices) {
   return 0.5 * (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).minCoeff();
 }
 
-// The barrier of Li & Jiang 2025 (§7.2) against every analytic obstacle, with its friction.
-// Contact area per vertex: the body's mean edge length to the power dim - 1 (its Square Drop,
-// Implementation 8.3.4: side / n_seg = 0.25 per node in 2D).
-void add_obstacle_barriers(Model& model, const Scene& scene) {
+// Contact area per vertex (m^(dim-1)): the body's contact_area when given, else its mean edge
+// length to the power dim - 1 (for a regular grid of side L and n cells without diagonals, the
+// L / n of the Square Drop, Li & Jiang 2025, Implementation 8.3.4). Pose vertices of moving
+// obstacles get none: nothing touches them.
+std::vector<double> vertex_contact_areas(const Model& model, const Scene& scene) {
   const int dim = scene.dim;
   std::vector<double> area(model.num_vertices(), 0.0);
-  for (const Body& body : model.bodies) {
-    const MatXi edges = body.mesh.cell_type() == CellType::Edge ? body.mesh.cells : unique_edges(body.mesh);
-    double mean = 0.0;
-    for (int e = 0; e < edges.rows(); ++e)
-      mean += (body.mesh.vertices.row(edges(e, 0)) - body.mesh.vertices.row(edges(e, 1))).norm();
-    mean /= std::max<Eigen::Index>(1, edges.rows());
-    for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = std::pow(mean, dim - 1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    std::optional<double> given;
+    if (b < scene.bodies.size()) given = scene.bodies[b].contact_area;
+    double value = 0.0;
+    if (given) {
+      value = *given;
+    } else {
+      const MatXi edges = body.mesh.cell_type() == CellType::Edge ? body.mesh.cells : unique_edges(body.mesh);
+      double mean = 0.0;
+      for (int e = 0; e < edges.rows(); ++e)
+        mean += (body.mesh.vertices.row(edges(e, 0)) - body.mesh.vertices.row(edges(e, 1))).norm();
+      mean /= std::max<Eigen::Index>(1, edges.rows());
+      value = std::pow(mean, dim - 1);
+    }
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = value;
   }
+  return area;
+}
+
+// The barrier of Li & Jiang 2025 (§7.2) against every analytic obstacle, with its friction.
+// Every body vertex has the weight A_i dhat (A_i its contact area). A moving obstacle's
+// distance is measured from its pose vertex, which the barrier couples to every vertex it acts on.
+void add_obstacle_barriers(Model& model, const Scene& scene) {
+  const int dim = scene.dim;
+  const std::vector<double> area = vertex_contact_areas(model, scene);
+  const std::vector<int> poses = obstacle_pose_vertices(model, scene);
   const double dhat = scene.contact.dhat.value_or(default_contact_distance(model));
   const double kappa = scene.contact.kappa.value_or(1e5);
   for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
@@ -128,7 +148,7 @@ void add_obstacle_barriers(Model& model, const Scene& scene) {
     if (!o.is_analytic()) continue;  // mesh obstacles are part of the IPC collision mesh
     std::vector<double> weights(area.size());
     for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
-    auto barrier = std::make_unique<ObstacleBarrier>(dim, analytic_obstacle(o, dim), weights, dhat, kappa);
+    auto barrier = std::make_unique<ObstacleBarrier>(dim, analytic_obstacle(o, dim), weights, dhat, kappa, poses[k]);
     if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
       throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", scene.source(), k,
                                    o.type == ObstacleType::plane ? "behind" : "inside", name_of(o.type)));
@@ -150,6 +170,11 @@ void add_ipc_contact(Model& model, const Scene& scene) {
   options.form = scene.contact.barrier;
   options.broad_phase = scene.contact.broad_phase;
   options.thickness = scene.contact.thickness;
+  if (options.form == BarrierForm::book_squared) {
+    // Li & Jiang 2025, Implementation 21.3.1: each point-edge pair weighted by A_p dhat / 2.
+    options.point_weights = vertex_contact_areas(model, scene);
+    for (double& w : options.point_weights) w *= 0.5 * options.dhat;
+  }
   // Collision geometry: surfaces of solids and shells; the vertices of edge-only (mass-spring
   // grid) bodies as points, since their crossing diagonals would intersect each other.
   std::vector<MatXi> edge_blocks, face_blocks;
@@ -307,9 +332,28 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
     for (int v : ids) model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -model.gravity.head(dim);
     model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
                                                      o.velocity->head(dim), o.limit, 1e3,
-                                                     scene.integrator.newton.tolerance));
+                                                     scene.integrator.newton.tolerance, model.rest_positions));
     model.bodies.push_back(std::move(body));
   }
+}
+
+void add_obstacle_poses(Model& model, const Scene& scene) {
+  const int dim = scene.dim;
+  for (const ObstacleSpec& o : scene.obstacles) {
+    if (!o.is_moving_analytic()) continue;
+    const int v = model.add_vertices(o.point.head(dim).transpose());
+    model.add_lumped_mass(v, o.mass);
+    if (o.gravity) continue;
+    if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces.conservativeResizeLike(VecX::Zero(model.num_dofs()));
+    model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -o.mass * model.gravity.head(dim);
+  }
+}
+
+std::vector<int> obstacle_pose_vertices(const Model& model, const Scene& scene) {
+  int next = model.bodies.empty() ? 0 : model.bodies.back().first_vertex + model.bodies.back().mesh.num_vertices();
+  std::vector<int> poses;
+  for (const ObstacleSpec& o : scene.obstacles) poses.push_back(o.is_moving_analytic() ? next++ : -1);
+  return poses;
 }
 
 void add_contact(Model& model, const Scene& scene) {
@@ -318,6 +362,11 @@ void add_contact(Model& model, const Scene& scene) {
   if (mesh_obstacles && !scene.contact.enabled)
     throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need contact between bodies, which is disabled",
                                  scene.source()));
+  for (const ObstacleSpec& o : scene.obstacles)
+    if (o.is_moving_analytic() && scene.contact.type != ContactType::barrier)
+      throw InputError(fmt::format("{}: {}: a moving {} needs barrier contact (contact.type \"barrier\"); penalty "
+                                   "and constraint contact take static analytic obstacles only",
+                                   scene.source(), o.path, name_of(o.type)));
   switch (scene.contact.type) {
     case ContactType::constraint: add_constraint_contact(model, scene); break;
     case ContactType::penalty: add_penalty_contact(model, scene); break;

@@ -12,6 +12,7 @@ Model build_model(const Scene& scene) {
   model.rayleigh_beta = scene.rayleigh_beta;
   add_bodies(model, scene);
   add_moving_mesh_obstacles(model, scene);
+  add_obstacle_poses(model, scene);
   add_boundary_conditions(model, scene);
   add_contact(model, scene);
   model.finalize();

@@ -33,11 +33,18 @@ struct ObstacleSpec {
   TransformSpec transform;     // mesh: applied as for bodies
   std::optional<Vec3> velocity;  // mesh: kinematic motion (m/s), driven by penalty; static if absent
   double limit = HUGE_VAL;       // mesh: distance (m) after which a kinematic mesh stops
+  // Analytic obstacles: the motion of the pose (the plane's point, the centre), absent if static.
+  // The pose is one vertex of the model (mass `mass`, gravity only if `gravity`), so a
+  // penalty-driven obstacle is the moving-plane DOF of Li & Jiang 2025, §11.2.
+  std::optional<MotionSpec> motion;
+  double mass = 1.0;     // kg
+  bool gravity = false;
   std::string path;            // JSON path
 
   bool is_analytic() const { return type != ObstacleType::mesh; }
   bool is_moving_mesh() const { return type == ObstacleType::mesh && velocity.has_value(); }
   bool is_static_mesh() const { return type == ObstacleType::mesh && !velocity; }
+  bool is_moving_analytic() const { return is_analytic() && motion.has_value(); }
 };
 
 // The contact model: IPC barrier and CCD (Li et al. 2020), the cubic penalty on signed gaps

@@ -83,7 +83,7 @@ MaterialSpec read_material(const JsonReader& r, BodyKind kind) {
   if (r.has("bending_stiffness")) m.bending_stiffness = r.number("bending_stiffness", 0.0, 0.0);
   if (kind == BodyKind::shell && !ShellMembrane::supports(m.model))
     r.fail("model", "shells support \"stvk\" and \"neo_hookean\" membranes, got \"" + m.model + "\"");
-  m.lumped_mass = r.string("mass", "lumped", {"lumped", "consistent"}) == "lumped";
+  m.mass = r.choice("mass", MassDistribution::lumped);
   r.finish();
   return m;
 }
@@ -181,38 +181,18 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     b.initial_angular_velocity = read_vec(r, "initial_angular_velocity", Vec3::Zero(), 3);
   else
     b.initial_angular_velocity.z() = r.number("initial_angular_velocity", 0.0);
-  b.initial_scale = r.positive("initial_scale", 1.0);
+  if (r.has("initial_scale") && r.node()["initial_scale"].is_array()) {
+    b.initial_scale = read_vec(r, "initial_scale", Vec3::Ones(), dim, 1.0);
+    if (!(b.initial_scale.head(dim).minCoeff() > 0.0)) r.fail("initial_scale", "expected positive factors");
+  } else {
+    b.initial_scale = Vec3::Constant(r.positive("initial_scale", 1.0));
+  }
   b.initial_equilibrium = r.boolean("initial_equilibrium", false);
+  if (r.has("contact_area")) b.contact_area = r.positive("contact_area", 1.0);
   b.fixed = r.list("fixed", [&](const JsonReader& f) {
     FixedSpec spec;
     spec.selection = read_selection(f, dim);
-    spec.velocity = read_vec(f, "velocity", Vec3::Zero(), dim);
-    spec.penalty = f.string("method", "eliminate", {"eliminate", "penalty"}) == "penalty";
-    if (f.has("limit") || f.has("kappa")) {
-      if (!spec.penalty) f.fail_here("\"limit\" and \"kappa\" apply to \"method\": \"penalty\" only");
-      spec.limit = f.positive("limit", spec.limit);
-      spec.kappa = f.positive("kappa", spec.kappa);
-    }
-    if (f.has("path")) {
-      const JsonReader p = f.child("path");
-      double last_t = -HUGE_VAL;
-      for (std::size_t k = 0; k < p.array_size(); ++k) {
-        const auto& key = p.node()[k];
-        if (!key.is_array() || static_cast<int>(key.size()) != dim + 1)
-          p.fail_here(fmt::format("expected keyframes [t, offset...] with {} numbers each", dim + 1));
-        for (const auto& x : key)
-          if (!x.is_number()) p.fail_here("expected numeric keyframes");
-        const double t = key[0].get<double>();
-        if (!(t > last_t)) p.fail_here("keyframe times must increase");
-        last_t = t;
-        Vec3 offset = Vec3::Zero();
-        for (int d = 0; d < dim; ++d) offset[d] = key[d + 1].get<double>();
-        spec.path.emplace_back(t, offset);
-      }
-      if (spec.path.empty()) p.fail_here("expected at least one keyframe");
-      if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
-      if (spec.penalty) f.fail_here("\"path\" is not available with \"method\": \"penalty\"");
-    }
+    read_motion(f, dim, spec);
     f.finish();
     return spec;
   });
@@ -250,6 +230,40 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
 }
 
 }  // namespace
+
+// velocity | path, method, limit, kappa of a prescribed motion (fixed[j], a moving obstacle).
+void read_motion(const JsonReader& f, int dim, MotionSpec& spec) {
+  spec.velocity = read_vec(f, "velocity", Vec3::Zero(), dim);
+  spec.penalty = f.string("method", "eliminate", {"eliminate", "penalty"}) == "penalty";
+  if (f.has("limit") || f.has("kappa") || f.has("hold_when_met") || f.has("limit_by")) {
+    if (!spec.penalty)
+      f.fail_here("\"limit\", \"limit_by\", \"kappa\" and \"hold_when_met\" apply to \"method\": \"penalty\" only");
+    spec.limit_by_position = f.string("limit_by", "time", {"time", "position"}) == "position";
+    spec.limit = f.positive("limit", spec.limit);
+    spec.kappa = f.positive("kappa", spec.kappa);
+    spec.hold_when_met = f.boolean("hold_when_met", spec.hold_when_met);
+  }
+  if (f.has("path")) {
+    const JsonReader p = f.child("path");
+    double last_t = -HUGE_VAL;
+    for (std::size_t k = 0; k < p.array_size(); ++k) {
+      const auto& key = p.node()[k];
+      if (!key.is_array() || static_cast<int>(key.size()) != dim + 1)
+        p.fail_here(fmt::format("expected keyframes [t, offset...] with {} numbers each", dim + 1));
+      for (const auto& x : key)
+        if (!x.is_number()) p.fail_here("expected numeric keyframes");
+      const double t = key[0].get<double>();
+      if (!(t > last_t)) p.fail_here("keyframe times must increase");
+      last_t = t;
+      Vec3 offset = Vec3::Zero();
+      for (int d = 0; d < dim; ++d) offset[d] = key[d + 1].get<double>();
+      spec.path.emplace_back(t, offset);
+    }
+    if (spec.path.empty()) p.fail_here("expected at least one keyframe");
+    if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
+    if (spec.penalty) f.fail_here("\"path\" is not available with \"method\": \"penalty\"");
+  }
+}
 
 std::vector<BodySpec> read_bodies(const JsonReader& list, int dim) {
   if (list.array_size() == 0) list.fail_here("expected at least one body");

@@ -42,6 +42,15 @@ std::vector<ObstacleSpec> read_obstacles(const JsonReader& list, int dim) {
         if (spec.size.head(dim).minCoeff() <= 0) o.fail("size", "expected positive sizes");
         break;
     }
+    if (spec.is_analytic() && (o.has("velocity") || o.has("path") || o.has("method"))) {
+      spec.motion.emplace();
+      read_motion(o, dim, *spec.motion);
+      if (o.has("mass") || o.has("gravity")) {
+        if (!spec.motion->penalty) o.fail_here("\"mass\" and \"gravity\" apply to \"method\": \"penalty\" only");
+        spec.mass = o.positive("mass", spec.mass);
+        spec.gravity = o.boolean("gravity", spec.gravity);
+      }
+    }
     o.finish();
     obstacles.push_back(spec);
   }
@@ -123,6 +132,9 @@ ContactSpec read_contact(const JsonReader& c, const Scene& scene) {
   if (c.has("dhat")) contact.dhat = c.positive("dhat", 1e-3);
   if (c.has("kappa")) contact.kappa = c.positive("kappa", 1e5);
   contact.barrier = c.choice("barrier", contact.barrier);
+  if (contact.barrier == BarrierForm::book_squared && scene.dim != 2)
+    c.fail("barrier", "\"book_squared\" is the 2D point-edge barrier of Li & Jiang 2025 (Implementation 21.3.1); "
+                      "use \"ipc\" or \"book\" in 3D");
   contact.broad_phase =
       c.choice("broad_phase", contact.broad_phase, {BroadPhaseMethod::Auto, BroadPhaseMethod::SpatialHash, BroadPhaseMethod::BVH, BroadPhaseMethod::LinearBVH});
   contact.thickness = c.number("thickness", contact.thickness, 0.0);

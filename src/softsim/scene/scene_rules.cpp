@@ -24,6 +24,20 @@ void apply_scene_rules(Scene& scene) {
                                    scene.source()));
     if (integ.nonlinear_solver == NonlinearSolver::projected_newton) integ.nonlinear_solver = NonlinearSolver::damped_newton;
   }
+  // hold_when_met holds a vertex for the rest of the step's one solve: the one-stage integrator
+  // only (a multi-stage one would carry the hold into stages with other targets).
+  if (integ.type != IntegratorType::backward_euler) {
+    auto refuse = [&](const std::string& path) {
+      throw InputError(fmt::format("{}: {}.hold_when_met: needs integrator.type \"backward_euler\" (one solve per "
+                                   "step), not \"{}\"",
+                                   scene.source(), path, name_of(integ.type)));
+    };
+    for (const BodySpec& body : scene.bodies)
+      for (const FixedSpec& f : body.fixed)
+        if (f.hold_when_met) refuse(f.selection.path);
+    for (const ObstacleSpec& o : scene.obstacles)
+      if (o.motion && o.motion->hold_when_met) refuse(o.path);
+  }
   // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
   // for contact is an error; one that says nothing about it gets no self-contact.
   if (is_exponential(integ.type)) {

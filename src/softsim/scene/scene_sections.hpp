@@ -14,6 +14,8 @@ namespace softsim {
 // bodies[] with their materials, generators, transforms, boundary conditions (parse_body.cpp).
 std::vector<BodySpec> read_bodies(const JsonReader& list, int dim);
 SelectionSpec read_selection(const JsonReader& r, int dim);
+// velocity | path, method, limit, kappa of a prescribed motion (fixed[j], moving obstacles).
+void read_motion(const JsonReader& r, int dim, MotionSpec& spec);
 // A dim-long vector read into a Vec3 (the third component `fill` in 2D).
 Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill = 0.0);
 TransformSpec read_transform(const JsonReader& t, int dim);
@@ -44,6 +46,12 @@ void add_volume_penalties(Model& model, const Body& body, const BodySpec& spec, 
 // Moving mesh obstacles are bodies driven by penalty (build_contact.cpp); they come before the
 // boundary conditions, which need every vertex.
 void add_moving_mesh_obstacles(Model& model, const Scene& scene);
+// The pose of every moving analytic obstacle is one vertex after all the bodies' (mass
+// `obstacles[k].mass`, gravity cancelled unless `gravity`); its motion is added with the boundary
+// conditions (build_contact.cpp).
+void add_obstacle_poses(Model& model, const Scene& scene);
+// Per scene obstacle: its pose vertex, or -1 (static, or a mesh).
+std::vector<int> obstacle_pose_vertices(const Model& model, const Scene& scene);
 // Contact between the bodies and with the obstacles, and its friction (build_contact.cpp).
 void add_contact(Model& model, const Scene& scene);
 

@@ -3,11 +3,16 @@
 #include <cmath>
 #include <limits>
 
+#include "softsim/core/hessian_layout.hpp"
+
 namespace softsim {
 
 ObstacleBarrier::ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector<double> vertex_weights, double dhat,
-                                 double kappa)
-    : dim_(dim), obstacle_(std::move(obstacle)), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa) {}
+                                 double kappa, int pose_vertex)
+    : dim_(dim), obstacle_(std::move(obstacle)), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa),
+      pose_(pose_vertex) {
+  if (pose_ >= 0 && pose_ < static_cast<int>(weights_.size())) weights_[pose_] = 0.0;
+}
 
 namespace {
 
@@ -25,21 +30,45 @@ double signed_distance_jet(const AnalyticObstacle& o, const VecX& p, VecX* grad,
 
 }  // namespace
 
+void ObstacleBarrier::declare_stencils(HessianLayout& layout) {
+  layout_ = &layout;
+  if (pose_ < 0) return;
+  std::vector<int> rows;
+  stencil_of_.assign(weights_.size(), -1);
+  for (std::size_t i = 0; i < weights_.size(); ++i)
+    if (weights_[i] > 0.0) {
+      stencil_of_[i] = static_cast<int>(rows.size() / 2);
+      rows.push_back(static_cast<int>(i));
+      rows.push_back(pose_);
+    }
+  MatXi stencils(static_cast<Eigen::Index>(rows.size() / 2), 2);
+  for (Eigen::Index e = 0; e < stencils.rows(); ++e) stencils.row(e) << rows[2 * e], rows[2 * e + 1];
+  set_ = layout.add_stencils(stencils);
+}
+
 double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) const {
   return dim_ == 3 ? signed_distance_jet<3>(obstacle_, p, grad, hess) : signed_distance_jet<2>(obstacle_, p, grad, hess);
+}
+
+VecX ObstacleBarrier::relative_position(const VecX& x, int i) const {
+  VecX p = x.segment(static_cast<Eigen::Index>(i) * dim_, dim_);
+  if (pose_ >= 0) p -= x.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_) - obstacle_.point.head(dim_);
+  return p;
 }
 
 double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {
   double dmin = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < weights_.size(); ++i)
-    dmin = std::min(dmin, signed_distance(x.segment(i * dim_, dim_), nullptr, nullptr));
+    if (weights_[i] > 0.0)
+      dmin = std::min(dmin, signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr));
   return dmin;
 }
 
 std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX& x) const {
   std::vector<std::pair<int, double>> contacts;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
-    const double d = signed_distance(x.segment(i * dim_, dim_), nullptr, nullptr);
+    if (!(weights_[i] > 0.0)) continue;
+    const double d = signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr);
     if (d < dhat_) contacts.emplace_back(static_cast<int>(i), d);
   }
   return contacts;
@@ -49,26 +78,42 @@ double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const Assemb
   double total = 0.0;
   VecX grad_d;
   MatX hess_d;
-  // Each vertex touches only its own diagonal block: a plain loop is race-free and deterministic.
+  double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
+  // A static obstacle's contacts touch only their own diagonal blocks; a moving one's share the
+  // pose vertex. A plain loop is race-free and deterministic either way.
   for (std::size_t i = 0; i < weights_.size(); ++i) {
-    const double d = signed_distance(x.segment(i * dim_, dim_), &grad_d, &hess_d);
+    if (!(weights_[i] > 0.0)) continue;
+    const double d = signed_distance(relative_position(x, static_cast<int>(i)), &grad_d, &hess_d);
     if (d >= dhat_) continue;
     if (d <= 0.0) return std::numeric_limits<double>::infinity();
     const double w = weights_[i] * out.weight;
     const double s = d / dhat_;
     total += w * 0.5 * kappa_ * (s - 1.0) * std::log(s);
     const double db = 0.5 * kappa_ * (std::log(s) / dhat_ + (s - 1.0) / d);  // b'(d) <= 0
-    if (out.gradient) out.gradient->segment(i * dim_, dim_) += w * db * grad_d;
-    if (out.hessian) {
-      const double d2b = kappa_ * (d + dhat_) / (2.0 * d * d * dhat_);
-      // b'' grad grad^T is PSD; b' Hess d is not (b' < 0, Hess d >= 0 for convex shapes): drop it
-      // when projecting, as a per-vertex PSD projection would.
-      MatX H = d2b * grad_d * grad_d.transpose();
-      if (!out.project_psd) H += db * hess_d;
+    if (out.gradient) {
+      out.gradient->segment(i * dim_, dim_) += w * db * grad_d;
+      if (pose_ >= 0) out.gradient->segment(static_cast<Eigen::Index>(pose_) * dim_, dim_) -= w * db * grad_d;
+    }
+    if (!values) continue;
+    const double d2b = kappa_ * (d + dhat_) / (2.0 * d * d * dhat_);
+    // b'' grad grad^T is PSD; b' Hess d is not (b' < 0, Hess d >= 0 for convex shapes): drop it
+    // when projecting, as a per-vertex PSD projection would. On the stencil (i, a) the Hessian
+    // is [H -H; -H H], PSD exactly when H is.
+    MatX H = d2b * grad_d * grad_d.transpose();
+    if (!out.project_psd) H += db * hess_d;
+    if (pose_ < 0) {
       for (int c = 0; c < dim_; ++c)
         for (int r = 0; r < dim_; ++r)
-          out.hessian->valuePtr()[layout_->diagonal_index(static_cast<int>(i) * dim_ + c) - c + r] += w * H(r, c);
+          values[layout_->diagonal_index(static_cast<int>(i) * dim_ + c) - c + r] += w * H(r, c);
+      continue;
     }
+    const int* starts = layout_->block_starts(set_, stencil_of_[i]);
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        const double sign = a == b ? w : -w;
+        for (int c = 0; c < dim_; ++c)
+          for (int r = 0; r < dim_; ++r) values[starts[(a * 2 + b) * dim_ + c] + r] += sign * H(r, c);
+      }
   }
   return total;
 }
@@ -76,11 +121,13 @@ double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const Assemb
 double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
   double alpha = 1.0;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
-    const VecX pi = p.segment(i * dim_, dim_);
+    if (!(weights_[i] > 0.0)) continue;
+    VecX pi = p.segment(i * dim_, dim_);
+    if (pose_ >= 0) pi -= p.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_);
     const double approach =
         obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.dot(pi) : pi.norm();
     if (approach <= 0.0) continue;
-    const double d = signed_distance(x.segment(i * dim_, dim_), nullptr, nullptr);
+    const double d = signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr);
     alpha = std::min(alpha, 0.9 * d / approach);
   }
   return std::max(alpha, 0.0);

@@ -7,6 +7,10 @@
 // of Li & Jiang 2025 (Implementation 10.1.3) for planes, alpha <= 0.9 d_i / (-n . p_i); for
 // spheres and boxes, whose distance is 1-Lipschitz, alpha <= 0.9 d_i / |p_i| (a point cannot
 // close a gap faster than it moves).
+// A moving obstacle has a pose vertex a among the model's DOFs (the book's moving ceiling,
+// Li & Jiang 2025, §11.2): the obstacle is translated to x_a, so d_i depends on x_i - x_a, each
+// contact is a two-vertex stencil (i, a) and the step filter uses the relative motion p_i - p_a.
+// Vertices of weight 0 (the pose vertices, vertices with no contact area) are ignored.
 #include "softsim/contact/geometry/analytic_obstacle.hpp"
 #include "softsim/model/energy.hpp"
 
@@ -14,7 +18,9 @@ namespace softsim {
 
 class ObstacleBarrier : public Energy {
  public:
-  ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector<double> vertex_weights, double dhat, double kappa);
+  // pose_vertex: the moving obstacle's pose vertex, whose rest position is obstacle.point; -1: static.
+  ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector<double> vertex_weights, double dhat, double kappa,
+                  int pose_vertex = -1);
   std::string name() const override { return "obstacle_barrier"; }
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
@@ -23,16 +29,24 @@ class ObstacleBarrier : public Energy {
   // The vertices within the barrier's reach (d < dhat) at x with their distances (m).
   std::vector<std::pair<int, double>> active_contacts(const VecX& x) const;
 
-  // Signed distance of a point with its gradient and Hessian (when non-null).
+  // Signed distance of a point with its gradient and Hessian (when non-null), the obstacle at its
+  // rest pose; a moving obstacle's distance at x is that of relative_position(x, i).
   double signed_distance(const VecX& p, VecX* grad, MatX* hess) const;
+  // x_i, or for a moving obstacle x_i - (x_a - x_a at rest): vertex i seen from the rest pose.
+  VecX relative_position(const VecX& x, int i) const;
+  int pose_vertex() const { return pose_; }
+  const AnalyticObstacle& obstacle() const { return obstacle_; }
 
  private:
-  void declare_stencils(HessianLayout& layout) override { layout_ = &layout; }
+  void declare_stencils(HessianLayout& layout) override;
   int dim_;
   AnalyticObstacle obstacle_;
   std::vector<double> weights_;
   double dhat_, kappa_;
+  int pose_ = -1;
   const HessianLayout* layout_ = nullptr;
+  int set_ = -1;  // moving obstacle: stencils (i, a) of the weighted vertices
+  std::vector<int> stencil_of_;  // vertex -> its stencil in set_
 };
 
 }  // namespace softsim

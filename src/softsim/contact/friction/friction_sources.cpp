@@ -64,7 +64,7 @@ class IpcFrictionSource : public FrameSource<IpcFrictionSource> {
     const S s = closest_points_distance_squared(f, x, dim);
     // lambda(s) = -2 sqrt(s) b'(s), lambda'(s) = -(b'(s) / sqrt(s) + 2 sqrt(s) b''(s)).
     const double sv = value_of(s), root = std::sqrt(sv);
-    const BarrierValue b = contact_.barrier_of(sv);
+    const BarrierValue b = contact_.barrier_of(sv, c.stencil);
     const double kappa = contact_.stiffness(ctx.data);
     f.lambda = chain_scalar(s, -2.0 * kappa * root * b.first, -kappa * (b.first / root + 2.0 * root * b.second));
     return f;
@@ -87,14 +87,20 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
     std::vector<FrictionContact> contacts;
     VecX grad;
+    const int pose = barrier_.pose_vertex();
     for (std::size_t i = 0; i < weights_.size(); ++i) {
-      const double d = barrier_.signed_distance(x.segment(i * dim_, dim_), &grad, nullptr);
+      if (!(weights_[i] > 0.0) || static_cast<int>(i) == pose) continue;
+      const double d = barrier_.signed_distance(barrier_.relative_position(x, static_cast<int>(i)), &grad, nullptr);
       if (!(d > 0.0) || d >= dhat_ || grad.norm() == 0.0) continue;
       FrictionContact c;
       c.stencil = ContactStencil::point_obstacle(static_cast<int>(i), 0);
+      if (pose >= 0) {  // a moving obstacle: friction on the velocity relative to its pose
+        c.stencil.num_vertices = 2;
+        c.stencil.ids[1] = pose;
+      }
       c.mu = options_.mu_between_groups(options_.group_of(static_cast<int>(i)), options_.obstacle_group);
       if (!(c.mu > 0.0)) continue;
-      c.set_frame(frame_on<double>(ctx, c, x.data() + i * dim_));
+      c.set_frame(frame_on<double>(ctx, c, gather(c.stencil, as_rows(x, dim_)).data()));
       c.distance_squared = d * d;
       if (c.lambda > 0.0) contacts.push_back(std::move(c));
     }
@@ -102,20 +108,26 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
   }
 
   // B = I - n n^T, n = grad d, lambda = -w b'(d) (the barrier of Li & Jiang 2025). On Duals the derivatives
-  // follow from d's gradient and Hessian: dd = n . dx.
+  // follow from d's gradient and Hessian: dd = n . dx, with x the vertex relative to a moving
+  // obstacle's pose (weights 1, -1 on the vertex and the pose).
   template <class S>
   FrictionFrame<S> frame_on(const EvalContext&, const FrictionContact& c, const S* x) const {
+    const bool moving = c.stencil.num_vertices == 2;
     VecX xv(dim_), dx(dim_), grad;
     MatX hess;
     for (int r = 0; r < dim_; ++r) {
       xv[r] = value_of(x[r]);
       dx[r] = derivative_of(x[r]);
+      if (moving) {
+        xv[r] += barrier_.obstacle().point[r] - value_of(x[dim_ + r]);
+        dx[r] -= derivative_of(x[dim_ + r]);
+      }
     }
     const double d = barrier_.signed_distance(xv, &grad, &hess);
     const double w = weights_[static_cast<std::size_t>(c.stencil.ids[0])];
     FrictionFrame<S> f;
-    f.num_vertices = 1;
-    f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
+    f.num_vertices = moving ? 2 : 1;
+    f.weights = {S(1.0), S(moving ? -1.0 : 0.0), S(0.0), S(0.0)};
     f.basis = tangent_projector<S>(unit_normal_of_distance<S>(grad, hess, dx));
     const S ds = scalar_with_derivative<S>(d, grad.dot(dx) / grad.norm());
     f.lambda = chain_scalar(ds, -w * book_barrier_first_derivative(d, dhat_, kappa_),

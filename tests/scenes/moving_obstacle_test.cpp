@@ -1,0 +1,122 @@
+// Moving analytic obstacles (docs/scene-format.md, obstacles[k]: velocity / path / method): the
+// obstacle's pose is one vertex of the model, moved exactly (eliminate) or by penalty, and its
+// barrier, step filter and friction act relative to that pose.
+//  - A conveyor: a block dropped at rest onto a plane that moves sideways at 1 m/s with mu = 0.5
+//    is dragged at a = mu g until it moves with the belt, t* = v / (mu g) = 0.204 s, then rides
+//    along (sticks): friction acts on the velocity relative to the obstacle.
+//  - A lift: a plane moving up at 0.3 m/s under a block resting on it in gravity carries it up at
+//    the plane's speed, never letting it through; keyframes move it as told.
+//  - Refusals: a moving analytic obstacle with penalty contact, `mass` without `method: penalty`.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/scene.hpp"
+
+namespace softsim {
+namespace {
+
+// A 0.2 m square block (mass-spring grid, 2x2 cells, 40 kg) whose bottom is `gap` above the plane y = 0.
+nlohmann::json block_on_plane(double gap, const nlohmann::json& plane) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "dim": 2, "time": {"dt": 0.005, "steps": 1}, "gravity": [0, -9.81],
+    "solver": {"tolerance": 1e-5},
+    "bodies": [{"name": "block", "kind": "mass_spring",
+                "generator": {"type": "spring_grid", "size": [0.2, 0.2], "resolution": [2, 2]},
+                "material": {"density": 1000, "stiffness": 1e6}, "contact_area": 0.1}],
+    "contact": {"dhat": 0.002, "kappa": 1e6}
+  })");
+  j["bodies"][0]["transform"] = {{"translate", {0.0, 0.1 + gap}}};
+  j["obstacles"] = nlohmann::json::array({plane});
+  return j;
+}
+
+Vec2 mean_velocity(const Model& model, const State& s) {
+  Vec2 v = Vec2::Zero();
+  const int n = model.bodies[0].mesh.num_vertices();
+  for (int i = 0; i < n; ++i) v += s.v.segment<2>(2 * i);
+  return v / n;
+}
+
+double lowest_y(const Model& model, const State& s) {
+  double y = HUGE_VAL;
+  for (int i = 0; i < model.bodies[0].mesh.num_vertices(); ++i) y = std::min(y, s.x[2 * i + 1]);
+  return y;
+}
+
+TEST(MovingObstacle, ConveyorDragsTheBlockAtMuGUntilItSticks) {
+  // Dropped from 1 mm above the barrier's reach, so that it lands under its weight alone.
+  nlohmann::json j = block_on_plane(0.003, {{"name", "belt"}, {"type", "plane"}, {"point", {0, 0}},
+                                            {"normal", {0, 1}}, {"velocity", {1.0, 0.0}}});
+  j["contact"]["friction"] = {{"mu", 0.5}};
+  const Scene scene = parse_scene(j, "conveyor");
+  Model model = build_model(scene);
+  ASSERT_EQ(model.num_vertices(), 10);  // 9 block vertices and the belt's pose
+  auto stepper = make_stepper(model, scene.integrator);
+  State s{model.rest_positions, model.initial_velocity, 0.0};
+  const double g = 9.81, mu = 0.5, t_stick = 1.0 / (mu * g);
+  double v_05 = 0.0, v_15 = 0.0;
+  for (int n = 0; n < 100; ++n) {  // 0.5 s
+    ASSERT_TRUE(stepper->step(s, scene.dt).converged) << "step " << n;
+    EXPECT_GT(lowest_y(model, s) - s.x[2 * 9 + 1], 0.0) << "through the belt at step " << n;
+    if (n == 9) v_05 = mean_velocity(model, s).x();   // t = 0.05 s: landed, sliding
+    if (n == 29) v_15 = mean_velocity(model, s).x();  // t = 0.15 s: still sliding
+  }
+  // The belt's pose moved exactly at 1 m/s.
+  EXPECT_NEAR(s.x[2 * 9], 0.5, 1e-12);
+  EXPECT_NEAR(s.x[2 * 9 + 1], 0.0, 1e-12);
+  // Sliding: dragged at a = mu g.
+  std::printf("[ scene ] conveyor: v(0.05 s) %.4f, v(0.15 s) %.4f m/s, a = %.4f m/s^2 (mu g = %.4f)\n", v_05, v_15,
+              (v_15 - v_05) / 0.1, mu * g);
+  EXPECT_NEAR((v_15 - v_05) / 0.1, mu * g, 0.03 * mu * g);
+  EXPECT_LT(v_15, 1.0);
+  // Stuck on the belt after t* = 0.204 s: it moves with it (creep below eps_v = 1e-3 m/s).
+  EXPECT_GT(0.5, t_stick + 0.1);
+  EXPECT_NEAR(mean_velocity(model, s).x(), 1.0, 2e-3);
+}
+
+TEST(MovingObstacle, LiftCarriesTheBlockAtItsSpeedAndKeyframesMoveItAsTold) {
+  for (const bool keyframes : {false, true}) {
+    SCOPED_TRACE(keyframes ? "path" : "velocity");
+    nlohmann::json plane = {{"name", "lift"}, {"type", "plane"}, {"point", {0, 0}}, {"normal", {0, 1}}};
+    if (keyframes)
+      plane["path"] = {{0.0, 0.0, 0.0}, {1.0, 0.0, 0.3}};
+    else
+      plane["velocity"] = {0.0, 0.3};
+    const Scene scene = parse_scene(block_on_plane(0.001, plane), "lift");
+    Model model = build_model(scene);
+    auto stepper = make_stepper(model, scene.integrator);
+    State s{model.rest_positions, model.initial_velocity, 0.0};
+    for (int n = 0; n < 100; ++n) {  // 0.5 s
+      ASSERT_TRUE(stepper->step(s, scene.dt).converged) << "step " << n;
+      EXPECT_GT(lowest_y(model, s) - s.x[2 * 9 + 1], 0.0) << "through the lift at step " << n;
+    }
+    EXPECT_NEAR(s.x[2 * 9 + 1], 0.15, 1e-12);  // 0.3 m/s for 0.5 s
+    EXPECT_NEAR(mean_velocity(model, s).y(), 0.3, 0.01);
+    // Riding on the lift: the block's bottom stays within the barrier's reach of it.
+    EXPECT_LT(lowest_y(model, s) - s.x[2 * 9 + 1], 0.002);
+  }
+}
+
+TEST(MovingObstacle, RefusedWhereItCannotWork) {
+  const nlohmann::json plane = {{"type", "plane"}, {"velocity", {0, 1}}};
+  nlohmann::json j = block_on_plane(0.01, plane);
+  j["contact"] = {{"type", "penalty"}};
+  EXPECT_THROW(build_model(parse_scene(j, "s")), InputError);
+  nlohmann::json with_mass = plane;
+  with_mass["mass"] = 2.0;  // mass without method penalty
+  EXPECT_THROW(parse_scene(block_on_plane(0.01, with_mass), "s"), InputError);
+  nlohmann::json held = {{"type", "plane"}, {"velocity", {0, 1}}, {"method", "penalty"}, {"hold_when_met", true}};
+  nlohmann::json bdf2 = block_on_plane(0.01, held);
+  EXPECT_NO_THROW(parse_scene(bdf2, "s"));
+  bdf2["integrator"] = {{"type", "tr_bdf2"}};  // a hold carried across stages: refused
+  EXPECT_THROW(parse_scene(bdf2, "s"), InputError);
+  nlohmann::json mesh = {{"type", "sphere"}, {"center", {0, -1}}, {"radius", 0.5}, {"kappa", 10}};
+  EXPECT_THROW(parse_scene(block_on_plane(0.01, mesh), "s"), InputError);  // kappa without motion
+}
+
+}  // namespace
+}  // namespace softsim
