@@ -1,5 +1,7 @@
 #include "softsim/fem/mass.hpp"
 
+#include <set>
+
 namespace softsim {
 
 void add_simplex_mass(Model& model, const MatXi& elements, const std::vector<double>& volumes, double density,
@@ -18,6 +20,13 @@ void add_simplex_mass(Model& model, const MatXi& elements, const std::vector<dou
         for (int d = 0; d < dim; ++d) model.add_mass_triplet(elements(e, a) * dim + d, elements(e, b) * dim + d, mab);
       }
   }
+}
+
+void add_uniform_mass(Model& model, const MatXi& elements, const std::vector<double>& volumes, double density) {
+  double total = 0.0;
+  for (double v : volumes) total += density * v;
+  const std::set<int> used(elements.data(), elements.data() + elements.size());
+  for (int v : used) model.add_lumped_mass(v, total / static_cast<double>(used.size()));
 }
 
 }  // namespace softsim

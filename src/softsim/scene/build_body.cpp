@@ -54,6 +54,13 @@ Mesh load_body_mesh(const Scene& scene, const BodySpec& body) {
   throw InputError(fmt::format("{}: {}.generator.type: unknown generator", scene.source(), body.path));
 }
 
+void add_mass(Model& model, const MatXi& elements, const std::vector<double>& volumes, const MaterialSpec& m) {
+  if (m.mass == MassDistribution::uniform)
+    add_uniform_mass(model, elements, volumes, m.density);
+  else
+    add_simplex_mass(model, elements, volumes, m.density, m.mass == MassDistribution::lumped);
+}
+
 template <int D>
 int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source,
               bool inversion_filter) {
@@ -61,7 +68,7 @@ int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   const LameParameters lame = LameParameters::from_young_poisson(m.youngs_modulus, m.poisson_ratio);
   std::shared_ptr<const Material<D>> material = make_material<D>(m.model, lame);
   auto term = std::make_unique<SimplexElasticity<D>>(elements, as_rows(model.rest_positions, D), material, source);
-  add_simplex_mass(model, elements, term->rest_volumes(), m.density, m.lumped_mass);
+  add_mass(model, elements, term->rest_volumes(), m);
   term->set_inversion_filter(inversion_filter);
   return model.add_energy(std::move(term));
 }
@@ -91,7 +98,7 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   auto membrane = std::make_unique<ShellMembrane>(triangles, rest, m.model, lame, m.thickness, source);
   std::vector<double> volumes = membrane->rest_areas();
   for (double& v : volumes) v *= m.thickness;
-  add_simplex_mass(model, triangles, volumes, m.density, m.lumped_mass);
+  add_mass(model, triangles, volumes, m);
   const double h = m.thickness, nu = m.poisson_ratio;
   const double kb = m.bending_stiffness.value_or(m.youngs_modulus * h * h * h / (12.0 * (1.0 - nu * nu)));
   const int term = model.add_energy(std::move(membrane));
@@ -165,12 +172,12 @@ void add_bodies(Model& model, const Scene& scene) {
                                         : add_springs<2>(model, mesh, first, spec.material);
         break;
     }
-    if (spec.initial_scale != 1.0) {
+    if (spec.initial_scale != Vec3::Ones()) {
       // Initial stretch: the energies above captured the rest shape; only the positions at t = 0
       // (model.rest_positions) are scaled, about the body's bounding-box centre.
       auto x = as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices());
       const Eigen::RowVectorXd centre = 0.5 * (x.colwise().minCoeff() + x.colwise().maxCoeff());
-      for (int i = 0; i < mesh.num_vertices(); ++i) x.row(i) = centre + spec.initial_scale * (x.row(i) - centre);
+      for (int i = 0; i < mesh.num_vertices(); ++i) x.row(i) = centre + (x.row(i) - centre).cwiseProduct(spec.initial_scale.head(dim).transpose());
     }
     if (spec.initial_equilibrium)
       as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices()) = initial_equilibrium(scene, spec);

@@ -28,6 +28,10 @@ void read_solver(const JsonReader& s, Scene& scene) {
   n.max_iterations = s.integer("max_iterations", n.max_iterations, 1, 100000);
   scene.integrator.max_step_halvings = s.integer("max_step_halvings", scene.integrator.max_step_halvings, 0, 20);
   n.project_psd = s.boolean("project_psd", n.project_psd);
+  n.take_last_step = s.boolean("take_last_step", n.take_last_step);
+  const std::string norm = s.string("step_norm", "max_entry", {"max_entry", "max_vertex_l1"});
+  n.vertex_l1_dim = norm == "max_vertex_l1" ? scene.dim : 0;
+  n.armijo = s.number("armijo", n.armijo, 0.0, 0.5, false);
   scene.integrator.linear_solver = s.string("linear_solver", scene.integrator.linear_solver, linear_solver_names());
   scene.on_failure = s.choice("on_failure", scene.on_failure);
   scene.inversion_filter = s.boolean("inversion_filter", scene.inversion_filter);

@@ -31,8 +31,15 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
       if (d == NewtonVariant::Direction::failed) continue;
       if (!solved) {  // the iteration's first direction counts it and measures the step
         ++result.iterations;
-        result.scaled_step = p.lpNorm<Eigen::Infinity>() / options.step_scale;
+        result.scaled_step = newton_step_norm(p, options.vertex_l1_dim) / options.step_scale;
         last = result.scaled_step < options.tolerance;
+        if (last && !options.take_last_step) {
+          if (!variant.before_stop(x)) {
+            result.converged = true;
+            return result;
+          }
+          last = false;  // the problem changed (a penalty stiffened): go on along p
+        }
       }
       solved = true;
       accepted = variant.line_search(x, p, attempt, x_trial, result);

@@ -40,6 +40,8 @@ class NewtonVariant {
   // The model's adaptive terms after an accepted iterate; true when they changed the problem
   // (the next evaluation must not reuse the line search's values).
   virtual bool end_iteration(const VecX& x) = 0;
+  // Objective::before_stop; a variant that says true has re-evaluated its merit at x.
+  virtual bool before_stop(const VecX& x) { return false; }
   // Why the evaluation failed (when evaluate returned false).
   virtual std::string evaluation_failure() const = 0;
   // Why no direction could be taken (when no attempt gave one).

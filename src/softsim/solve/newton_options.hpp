@@ -1,6 +1,7 @@
 #pragma once
 // What every Newton variant is told (tolerances, iteration limits) and reports (convergence,
 // counts, the wall time of its phases).
+#include <algorithm>
 #include <string>
 
 #include "softsim/core/types.hpp"
@@ -15,9 +16,27 @@ struct NewtonOptions {
   double step_scale = 1.0;
   double gradient_tolerance = 0.0;
   bool project_psd = true;
-  double armijo = 1e-4;  // projected Newton only; the residual solvers' merit search uses kMeritArmijo
+  // Whether the step p that meets the tolerance is taken before stopping. The companion code of
+  // Li & Jiang 2025 (its Newton loop, Algorithm 3.3.1) stops without taking it: false.
+  bool take_last_step = true;
+  // How ||p|| is measured: the largest entry (0), or, when this is the dimension, the largest
+  // sum |p_x| + |p_y| (+ |p_z|) over vertices: the matrix infinity norm of the n x dim step that
+  // the companion code of Li & Jiang 2025 takes (numpy's LA.norm(p, inf)).
+  int vertex_l1_dim = 0;
+  // Sufficient decrease c of E(x + alpha p) <= E(x) + c alpha g.p; 0: any decrease (the companion
+  // code of Li & Jiang 2025). Projected Newton only; the residual solvers' merit search uses kMeritArmijo.
+  double armijo = 1e-4;
   int max_backtracks = 50;
 };
+
+// ||p|| in the convergence test (NewtonOptions::vertex_l1_dim).
+inline double newton_step_norm(const VecX& p, int vertex_l1_dim) {
+  if (vertex_l1_dim <= 0) return p.lpNorm<Eigen::Infinity>();
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i + vertex_l1_dim <= p.size(); i += vertex_l1_dim)
+    largest = std::max(largest, p.segment(i, vertex_l1_dim).lpNorm<1>());
+  return largest;
+}
 
 struct NewtonResult {
   bool converged = false;

@@ -30,6 +30,11 @@ class Objective {
   virtual void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) { out.clear(); }
   // After each accepted iterate: lets adaptive terms update; true when that changed the objective.
   virtual bool end_iteration(const VecX& x) { return false; }
+  // Where Newton would stop without taking its last step (NewtonOptions::take_last_step false):
+  // the terms' after-convergence hooks (a penalty-driven motion stiffens while its target is
+  // missed); true when they changed the objective, and the iteration goes on along the step it
+  // has, as the companion code of Li & Jiang 2025 does.
+  virtual bool before_stop(const VecX& x) { return false; }
 };
 
 }  // namespace softsim

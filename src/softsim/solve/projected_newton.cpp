@@ -75,6 +75,11 @@ class ProjectedNewton : public NewtonVariant {
 
   void accept(const VecX&) override {}  // the next iteration assembles at the new iterate anyway
   bool end_iteration(const VecX& x) override { return objective_.end_iteration(x); }
+  bool before_stop(const VecX& x) override {
+    if (!objective_.before_stop(x)) return false;
+    E_ = objective_.evaluate(x, nullptr, nullptr, false);
+    return true;
+  }
 
  private:
   // E, the reduced gradient and Hessian at x.

@@ -44,9 +44,9 @@ TEST(Barrier, BookDerivativesMatchFiniteDifferences) {
   EXPECT_NEAR(book_barrier(dhat / std::exp(1.0), dhat, kappa), 0.5 * kappa * (1 - 1 / std::exp(1.0)), 1e-9);
 }
 
-TEST(Barrier, OfSquaredDistanceBothForms) {
+TEST(Barrier, OfSquaredDistanceEveryForm) {
   const double dhat = 0.1, kappa = 3.0;
-  for (auto form : {BarrierForm::ipc_squared, BarrierForm::book_unsquared})
+  for (auto form : {BarrierForm::ipc_squared, BarrierForm::book_unsquared, BarrierForm::book_squared})
     for (double s : {1e-5, 1e-3, 8e-3}) {
       const double h = 1e-4 * s;
       const auto b = barrier_of_squared_distance(form, s, dhat, kappa);
@@ -60,6 +60,12 @@ TEST(Barrier, OfSquaredDistanceBothForms) {
               book_barrier(0.05, 0.1, 2.0), 1e-15);
   EXPECT_NEAR(barrier_of_squared_distance(BarrierForm::ipc_squared, 0.0025, 0.1, 2.0).value,
               2.0 * ipc_barrier(0.0025, 0.01), 1e-15);
+  // Li & Jiang 2025, Implementation 21.3.1 (without its A_p dhat / 2 weight): (kappa/8)(r - 1) ln r, r = s / dhat^2,
+  // zero from dhat on.
+  EXPECT_NEAR(barrier_of_squared_distance(BarrierForm::book_squared, 0.0025, 0.1, 2.0).value,
+              2.0 / 8 * (0.25 - 1) * std::log(0.25), 1e-15);
+  EXPECT_EQ(barrier_of_squared_distance(BarrierForm::book_squared, 0.0101, 0.1, 2.0).value, 0.0);
+  EXPECT_EQ(barrier_of_squared_distance(BarrierForm::book_squared, 0.0101, 0.1, 2.0).first, 0.0);
 }
 
 }  // namespace

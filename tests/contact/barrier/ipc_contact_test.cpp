@@ -189,7 +189,7 @@ Reference uncompacted(const TwoSheets& scene, const IpcContact& ipc, bool projec
        candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce))) {
     const double d2 = distance_squared(s, V);
     if (!(d2 < kDhat * kDhat)) continue;
-    auto e = compose_barrier(ipc.barrier_of(d2), distance_squared_derivatives(s, V));
+    auto e = compose_barrier(ipc.barrier_of(d2, s), distance_squared_derivatives(s, V));
     if (s.kind == StencilKind::edge_edge) {
       auto at = [&](const VertexRows& P, int a) { return stencil_vertex<3>(s, P, a); };
       const auto m = edge_edge_mollifier(at(V, 0), at(V, 1), at(V, 2), at(V, 3),

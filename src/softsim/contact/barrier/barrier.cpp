@@ -40,6 +40,13 @@ BarrierValue barrier_of_squared_distance(BarrierForm form, double s, double dhat
     b.value = kappa * ipc_barrier(s, shat);
     b.first = kappa * ipc_barrier_first_derivative(s, shat);
     b.second = kappa * ipc_barrier_second_derivative(s, shat);
+  } else if (form == BarrierForm::book_squared) {
+    const double shat = dhat * dhat;
+    if (s >= shat) return b;
+    const double r = s / shat;
+    b.value = kappa / 8 * (r - 1) * std::log(r);
+    b.first = kappa / 8 * (std::log(r) / shat + (r - 1) / s);
+    b.second = kappa / 8 * (s + shat) / (s * s * shat);
   } else {
     // B(d) with d = sqrt(s): dB/ds = B'/(2d), d2B/ds2 = B''/(4 d^2) - B'/(4 d^3).
     const double d = std::sqrt(s);

@@ -10,6 +10,10 @@
 //      b(d) = (kappa/2)(d/dhat - 1) ln(d/dhat) for 0 < d < dhat, else 0
 //      b'(d) = (kappa/2)[ln(d/dhat)/dhat + (d/dhat - 1)/d],  b''(d) = kappa (d + dhat)/(2 d^2 dhat)
 //    only C1 at dhat.
+//  - the 2D self-contact barrier of Li & Jiang 2025 (Implementation 21.3.1), on s with r = s/shat:
+//      b(s) = (kappa/8)(r - 1) ln r for s < shat (the companion code also weights each
+//      point-edge pair by A_p dhat / 2, A_p the point's contact area: IpcOptions::point_weights)
+//      b'(s) = (kappa/8)(ln r / shat + (r - 1)/s),  b''(s) = (kappa/8)(s + shat)/(s^2 shat)
 // barrier_of_squared_distance() gives either one as a function of s = d^2 (the contact distances
 // are squared), by the chain rule with d = sqrt(s) for the form of Li & Jiang 2025.
 #include "softsim/contact/distance/derivatives.hpp"
@@ -17,11 +21,12 @@
 
 namespace softsim {
 
-enum class BarrierForm { ipc_squared, book_unsquared };
+enum class BarrierForm { ipc_squared, book_unsquared, book_squared };
 template <>
 struct EnumNames<BarrierForm> {  // the scene's contact.barrier
   static constexpr std::pair<BarrierForm, const char*> table[] = {{BarrierForm::ipc_squared, "ipc"},
-                                                                  {BarrierForm::book_unsquared, "book"}};
+                                                                  {BarrierForm::book_unsquared, "book"},
+                                                                  {BarrierForm::book_squared, "book_squared"}};
 };
 
 double ipc_barrier(double s, double shat);

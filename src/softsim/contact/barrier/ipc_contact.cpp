@@ -57,7 +57,18 @@ Candidates IpcContact::contact_candidates(const EvalContext& ctx, const VecX& x)
   return candidates_near(&ctx.data.of<Data>(this), x);
 }
 
-BarrierValue IpcContact::barrier_of(double s) const {
+BarrierValue IpcContact::barrier_of(double s, const ContactStencil& st) const {
+  BarrierValue b = barrier_of_gap(s);
+  if (!options_.point_weights.empty()) {
+    const double w = options_.point_weights[st.ids[0]];
+    b.value *= w;
+    b.first *= w;
+    b.second *= w;
+  }
+  return b;
+}
+
+BarrierValue IpcContact::barrier_of_gap(double s) const {
   const double xi = options_.thickness;
   if (xi == 0.0) return barrier_of_squared_distance(options_.form, s, options_.dhat, 1.0);
   // s_gap = (sqrt(s) - xi)^2: ds_gap/ds = 1 - xi/sqrt(s), d2s_gap/ds2 = xi / (2 s^1.5).
@@ -170,7 +181,7 @@ void IpcContact::barrier_values(const VertexRows& V, Workspace& w) const {
   parallel_for(active.size(), [&](std::size_t i) {
     const ContactStencil& st = active.stencils[i];
     const double k = active.multiplicity.empty() ? 1.0 : active.multiplicity[i];
-    const double b = barrier_of(active.s[i]).value;
+    const double b = barrier_of(active.s[i], st).value;
     if (st.kind != StencilKind::edge_edge) {
       w.values[i] = k * b;
       return;
@@ -186,7 +197,7 @@ void IpcContact::barrier_terms(const VertexRows& V, Workspace& w, bool project_p
   const int dim = mesh_.dim;
   evaluate_stencils(active.size(), w.terms, [&](std::size_t i, ContactStencilTerm& t) {
     const ContactStencil& st = active.stencils[i];
-    const auto bar = compose_barrier(barrier_of(active.s[i]), distance_squared_derivatives(st, V));
+    const auto bar = compose_barrier(barrier_of(active.s[i], st), distance_squared_derivatives(st, V));
     if (st.kind == StencilKind::edge_edge) {
       // E = m b, IPC's mollified edge-edge barrier, with the product rule for derivatives.
       auto at = [&](int a) { return stencil_vertex<3>(st, V, a); };

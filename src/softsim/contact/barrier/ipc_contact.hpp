@@ -32,6 +32,10 @@ struct IpcOptions {
   // Minimum separation xi (m), e.g. a shell's thickness: the barrier acts on the gap d - xi
   // (active for d < xi + dhat) and CCD keeps d >= xi.
   double thickness = 0.0;
+  // Per collision vertex: a factor on the barrier of every stencil whose first vertex (the point
+  // of a point-edge pair) it is; empty: 1 (the weights A_p dhat / 2 of Li & Jiang 2025,
+  // Implementation 21.3.1, with the book_squared form, 2D).
+  std::vector<double> point_weights;
 };
 
 class IpcContact : public Energy {
@@ -62,12 +66,13 @@ class IpcContact : public Energy {
   // Candidate pairs within dhat + thickness at x (the stencils the barrier is evaluated on);
   // those of the last CCD sweep when x lies on its segment.
   Candidates contact_candidates(const EvalContext& ctx, const VecX& x) const;
-  // The barrier (without kappa) as a function of the squared distance s, acting on the gap
-  // sqrt(s) - thickness.
-  BarrierValue barrier_of(double s) const;
+  // The barrier (without kappa) of stencil st as a function of its squared distance s, acting on
+  // the gap sqrt(s) - thickness, with the stencil's point weight.
+  BarrierValue barrier_of(double s, const ContactStencil& st) const;
 
  private:
   struct Data;
+  BarrierValue barrier_of_gap(double s) const;
   Candidates candidates_near(const Data* data, const VecX& x) const;
   double min_distance(const Data* data, const VecX& x) const;
   // The candidates within the barrier's reach at V, in candidate order, with their squared
