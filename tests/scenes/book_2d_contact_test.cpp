@@ -12,83 +12,31 @@ namespace {
 double bottom(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).minCoeff(); }
 double top(const Model& model, const VecX& x, int b) { return body_rows(model, x, b).col(1).maxCoeff(); }
 
-// Smallest vertical gap between the nodes of body `below` and the bottom edge of body `above`
-// (a rectangle: its bottom row of vertices, interpolated linearly in x), over the nodes under
-// that edge. The ceiling bends under the load, so comparing the extreme y values of the two
-// bodies would count a sagging end of the ceiling as a crossing.
-double clearance_below(const Model& model, const VecX& x, int below, int above) {
-  const Eigen::MatrixXd rest = body_rows(model, model.rest_positions, above), now = body_rows(model, x, above);
-  std::vector<std::pair<double, double>> edge;  // (x, y) of the bottom row, sorted by x
-  for (Eigen::Index i = 0; i < rest.rows(); ++i)
-    if (rest(i, 1) < rest.col(1).minCoeff() + 1e-9) edge.emplace_back(now(i, 0), now(i, 1));
-  std::sort(edge.begin(), edge.end());
-  double gap = HUGE_VAL;
-  const Eigen::MatrixXd nodes = body_rows(model, x, below);
-  for (Eigen::Index i = 0; i < nodes.rows(); ++i)
-    for (std::size_t k = 0; k + 1 < edge.size(); ++k)
-      if (nodes(i, 0) >= edge[k].first && nodes(i, 0) <= edge[k + 1].first) {
-        const double s = (nodes(i, 0) - edge[k].first) / (edge[k + 1].first - edge[k].first);
-        gap = std::min(gap, (1 - s) * edge[k].second + s * edge[k + 1].second - nodes(i, 1));
-      }
-  return gap;
-}
-
-// Mass-spring nodes (body `points`) inside any triangle of body `solid`.
-std::size_t nodes_inside(const Model& model, const VecX& x, int points, int solid) {
-  std::vector<int> ids;
-  for (int i = 0; i < model.bodies[points].mesh.num_vertices(); ++i) ids.push_back(model.bodies[points].first_vertex + i);
-  const Eigen::MatrixXi T = model.bodies[solid].mesh.cells.array() + model.bodies[solid].first_vertex;
-  return points_in_triangles_2d(as_rows(x, 2), ids, T).size();
-}
-
-TEST(Book2DContact, SquareDropComesToRestOnTheGroundNeverBelowIt) {
-  const Scene scene = read_scene(scene_file("book_square_drop.json"));
-  Model model = build_model(scene);
-  State state{model.rest_positions, model.initial_velocity, 0.0};
-  double min_y = HUGE_VAL, max_compression = 0.0;
-  double peak_kinetic = 0.0;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
-    min_y = std::min(min_y, bottom(model, state.x, 0));
-    max_compression = std::max(max_compression, 1.0 - (top(model, state.x, 0) - bottom(model, state.x, 0)));
-    peak_kinetic = std::max(peak_kinetic, kinetic_energy(model, state.v));
-  });
-  print_stats("book_square_drop", s);
-  const double gap = bottom(model, state.x, 0) + 1.0, speed = max_speed(model, state.v);
-  const double kinetic = kinetic_energy(model, state.v);
-  std::printf("[ scene ] book_square_drop: min y over run %.6f (ground -1), final gap %.3e m, max compression %.4f m, "
-              "final max speed %.3e m/s, final / peak kinetic energy %.2e\n", min_y, gap, max_compression, speed,
-              kinetic / peak_kinetic);
-  EXPECT_GT(min_y, -1.0);
-  EXPECT_LT(gap, scene.contact.dhat.value());  // resting in the barrier layer
-  // Settled: frictionless, the square keeps rocking slowly on the ground (a mode BE damps
-  // little at omega h ~ 0.04), but with 1e-4 of the kinetic energy it hit the ground with.
-  EXPECT_LT(kinetic, 1e-3 * peak_kinetic);
-  EXPECT_LT(speed, 0.1);
-  EXPECT_GT(max_compression, 0.0);
-}
+// The book's ceiling is a half-plane (normal -y) whose pose is the model's last vertex.
+double ceiling_y(const Model& model, const VecX& x) { return x[2 * (model.num_vertices() - 1) + 1]; }
 
 TEST(Book2DContact, CompressingSquareIsCrushedToTheCeilingsLimit) {
   const Scene scene = read_scene(scene_file("book_compressing_square.json"));
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   double min_y = HUGE_VAL, min_clearance = HUGE_VAL;
-  std::size_t inside = 0;
   const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
-    min_clearance = std::min(min_clearance, clearance_below(model, state.x, 0, 1));
-    inside += nodes_inside(model, state.x, 0, 1);
+    min_clearance = std::min(min_clearance, ceiling_y(model, state.x) - top(model, state.x, 0));
   });
   print_stats("book_compressing_square", s);
-  const double ceiling = bottom(model, state.x, 1), height = top(model, state.x, 0) - bottom(model, state.x, 0);
-  std::printf("[ scene ] book_compressing_square: ceiling bottom %.4f (target -0.6), square y in [%.4f, %.4f] "
+  const double ceiling = ceiling_y(model, state.x), height = top(model, state.x, 0) - bottom(model, state.x, 0);
+  std::printf("[ scene ] book_compressing_square: ceiling %.5f (limit -0.6), square y in [%.4f, %.4f] "
               "(height %.4f), min y over run %.6f, min ceiling clearance %.3e m\n",
               ceiling, bottom(model, state.x, 0), top(model, state.x, 0), height, min_y, min_clearance);
-  EXPECT_EQ(s.max_intersections, 0u);
-  EXPECT_EQ(inside, 0u) << "mass-spring nodes inside the ceiling";
   EXPECT_GT(min_clearance, 0.0);
   EXPECT_GT(min_y, -1.0);
-  EXPECT_NEAR(ceiling, -0.6, 0.02);
-  EXPECT_LT(height, 0.4 + 0.02);
+  // The ceiling lags its targets while it presses (the penalty holds it within tolerance x h of
+  // each one), so it stops at most one step of h |v| = 5 mm past its 1.2 m of travel: the book's
+  // code ends at -0.60176 (tests/data/book/compressing_square.csv).
+  EXPECT_LT(ceiling, -0.6);
+  EXPECT_GT(ceiling, -0.6 - 0.005);
+  EXPECT_LT(height, 0.4);
 }
 
 TEST(Book2DContact, InversionFreeElasticityNoTriangleEverInverts) {
@@ -124,23 +72,23 @@ TEST(Book2DContact, InversionFreeElasticityNoTriangleEverInverts) {
     min_y = std::min(min_y, bottom(model, state.x, 0));
   });
   print_stats("book_inversion_free", s);
-  const double ceiling = bottom(model, state.x, 1), height = top(model, state.x, 0) - bottom(model, state.x, 0);
-  std::printf("[ scene ] book_inversion_free: ceiling bottom %.4f (target -0.7), square height %.4f, min det F "
+  const double ceiling = ceiling_y(model, state.x), height = top(model, state.x, 0) - bottom(model, state.x, 0);
+  std::printf("[ scene ] book_inversion_free: ceiling %.5f (limit -0.7), square height %.4f, min det F "
               "(area ratio) %.4f, steps with an inverted triangle %d, min y %.6f\n",
               ceiling, height, min_ratio, inverted_steps, min_y);
   EXPECT_EQ(s.max_intersections, 0u);
   EXPECT_EQ(inverted_steps, 0);
   EXPECT_GT(min_ratio, 0.0);
   EXPECT_GT(min_y, -1.0);
-  EXPECT_NEAR(ceiling, -0.7, 0.02);
-  EXPECT_LT(height, 0.3 + 0.02);
+  EXPECT_LT(ceiling, -0.7);
+  EXPECT_GT(ceiling, -0.7 - 0.005);
+  EXPECT_LT(height, 0.3);
 }
 
 TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
   const Scene scene = read_scene(scene_file("book_self_contact_2d.json"));
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
-  const Eigen::RowVector2d bottom_start = body_rows(model, state.x, 1).colwise().mean();
   double min_y = HUGE_VAL;
   const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
     min_y = std::min({min_y, bottom(model, state.x, 0), bottom(model, state.x, 1)});
@@ -148,13 +96,17 @@ TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
   print_stats("book_self_contact_2d", s);
   const Eigen::RowVector2d top_c = body_rows(model, state.x, 0).colwise().mean(),
                            bottom_c = body_rows(model, state.x, 1).colwise().mean();
-  std::printf("[ scene ] book_self_contact_2d: ceiling bottom %.4f (target -0.7); top square centre (%.4f, %.4f), "
-              "bottom %.6f; bottom square centre (%.4f, %.4f) moved %.4f m; min y %.6f\n",
-              bottom(model, state.x, 2), top_c.x(), top_c.y(), bottom(model, state.x, 0), bottom_c.x(), bottom_c.y(),
-              (bottom_c - bottom_start).norm(), min_y);
+  std::printf("[ scene ] book_self_contact_2d: ceiling %.4f (limit -0.7); top square centre (%.4f, %.4f), "
+              "bottom %.6f; bottom square centre (%.4f, %.4f); min y %.6f\n",
+              ceiling_y(model, state.x), top_c.x(), top_c.y(), bottom(model, state.x, 0), bottom_c.x(), bottom_c.y(),
+              min_y);
   EXPECT_EQ(s.max_intersections, 0u);
   EXPECT_GT(min_y, -1.0);
+  // As in the book's code: the top square is squeezed out to the left and ends on the ground
+  // beside the bottom one, which barely moves.
   EXPECT_LT(bottom(model, state.x, 0), -1.0 + 0.01) << "the top square should end on the ground";
+  EXPECT_LT(top_c.x(), bottom_c.x() - 0.45) << "beside the bottom square, to its left";
+  EXPECT_NEAR(bottom_c.x(), 0.045, 0.05);
 }
 
 TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
@@ -232,14 +184,17 @@ SquaresOutcome run_squares(const std::string& file) {
   return o;
 }
 
-// Li & Jiang 2025, ch. 22 (Fig. 22.3.1): with mu = 0.4 everywhere the squares do not slide apart; they rotate
-// counter-clockwise under the ceiling. Without friction they are squeezed out sideways.
-TEST(Book2DContact, FrictionalSelfContactSquaresRotateInsteadOfSliding) {
+// Li & Jiang 2025, ch. 22: with mu = 0.4 between the squares (and on the ground) the top square
+// no longer slides off the bottom one as it does without friction: it turns and drags the bottom
+// square along to the left (the book's code: the bottom square's centre ends at x = -0.47, against
+// +0.009 without self-friction; tests/data/book/self_friction.csv).
+TEST(Book2DContact, FrictionalSelfContactDragsTheBottomSquareAlong) {
   const SquaresOutcome friction = run_squares("book_self_contact_2d_friction.json");
   const SquaresOutcome frictionless = run_squares("book_self_contact_2d.json");
   EXPECT_EQ(friction.intersections, 0u);
   EXPECT_GT(friction.max_top_angle, 10 * M_PI / 180) << "the squares should rotate counter-clockwise";
-  EXPECT_LT(friction.max_bottom_shift, 0.5 * frictionless.max_bottom_shift);
+  EXPECT_GT(friction.max_bottom_shift, 0.4);
+  EXPECT_LT(frictionless.max_bottom_shift, 0.1);
 }
 
 }  // namespace

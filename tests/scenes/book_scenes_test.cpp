@@ -30,7 +30,9 @@ double centre_y(const Model& model, const VecX& x) {
 TEST(BookScenes, MassSpring2DInitialScaleStretchesPositionsNotTheRestShape) {
   const Scene scene = read_scene(test::scene_file("book_2d_mass_spring.json"));
   ASSERT_EQ(scene.bodies.size(), 1u);
-  EXPECT_DOUBLE_EQ(scene.bodies[0].initial_scale, 1.4);
+  // The companion code stretches x only (Implementation 4.5.1: x[i][0] *= initial_stretch).
+  EXPECT_DOUBLE_EQ(scene.bodies[0].initial_scale.x(), 1.4);
+  EXPECT_DOUBLE_EQ(scene.bodies[0].initial_scale.y(), 1.0);
   Model model = build_model(scene);
   // Set-up of Li & Jiang 2025, Implementation 4.5.1: 25 nodes of mass rho L^2 / (n + 1)^2 = 40 kg, no gravity.
   EXPECT_EQ(model.num_vertices(), 25);
@@ -38,7 +40,7 @@ TEST(BookScenes, MassSpring2DInitialScaleStretchesPositionsNotTheRestShape) {
   EXPECT_EQ(model.external_force().norm(), 0.0);
   const Eigen::RowVectorXd e0 = extent(model.rest_positions, 2);
   EXPECT_NEAR(e0[0], 1.4, 1e-12);
-  EXPECT_NEAR(e0[1], 1.4, 1e-12);
+  EXPECT_NEAR(e0[1], 1.0, 1e-12);
   // The rest shape is the unscaled mesh: zero energy there, positive at the stretched start.
   const VecX rest = flatten_rows(model.bodies[0].mesh.vertices);
   EXPECT_NEAR(extent(rest, 2)[0], 1.0, 1e-12);
@@ -75,9 +77,12 @@ TEST(BookScenes, MassSpring2DContractsOvershootsAndSettlesAtRest) {
   // ...stays bounded (never grows beyond its stretched start)...
   EXPECT_LE(max_width, 1.4 + 1e-9);
   EXPECT_LE(max_height, 1.4 + 1e-9);
-  // ...and comes to rest at the rest shape (backward Euler damps the oscillation).
-  EXPECT_NEAR(final_extent[0], 1.0, 1e-3);
-  EXPECT_NEAR(final_extent[1], 1.0, 1e-3);
+  // ...and comes to rest near the rest shape (backward Euler damps the oscillation). Near: the
+  // scene stops Newton as the book's code does, before a step below 0.01 m/s x h, so the square
+  // freezes once that little is left of the recoil (the book's code ends at the same shape,
+  // tests/scenes/book_reference_test.cpp).
+  EXPECT_NEAR(final_extent[0], 1.0, 2e-3);
+  EXPECT_NEAR(final_extent[1], 1.0, 2e-3);
   EXPECT_LT(ke, 1e-6 * 0.5 * test::potential(model, model.rest_positions, AssemblyOutputs{}));
 }
 
@@ -121,10 +126,16 @@ TEST(BookScenes, InitialScaleIsValidated) {
     "dim": 2, "bodies": [{"kind": "mass_spring", "generator": {"type": "spring_grid", "size": [1, 1]},
                           "initial_scale": -1}]})");
   EXPECT_THROW(parse_scene(json, {}), InputError);
+  json["bodies"][0]["initial_scale"] = {1.5, 0.0};
+  EXPECT_THROW(parse_scene(json, {}), InputError);
+  json["bodies"][0]["initial_scale"] = {1.5, 2.0, 3.0};
+  EXPECT_THROW(parse_scene(json, {}), InputError);
+  json["bodies"][0]["initial_scale"] = {1.5, 2.0};
+  EXPECT_EQ(parse_scene(json, {}).bodies[0].initial_scale, Vec3(1.5, 2.0, 1.0));
   json["bodies"][0]["initial_scale"] = 2.0;
-  EXPECT_DOUBLE_EQ(parse_scene(json, {}).bodies[0].initial_scale, 2.0);
+  EXPECT_EQ(parse_scene(json, {}).bodies[0].initial_scale, Vec3::Constant(2.0));
   json["bodies"][0].erase("initial_scale");
-  EXPECT_DOUBLE_EQ(parse_scene(json, {}).bodies[0].initial_scale, 1.0);
+  EXPECT_EQ(parse_scene(json, {}).bodies[0].initial_scale, Vec3::Ones());
 }
 
 }  // namespace
