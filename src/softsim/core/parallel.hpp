@@ -11,8 +11,13 @@ namespace softsim {
 
 inline constexpr std::size_t kParallelGrain = 256;
 
+// Loops of at most one block run inline: starting TBB's workers costs more than such a loop.
 template <class Body>
 void parallel_for(std::size_t n, Body&& body) {
+  if (n <= kParallelGrain) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kParallelGrain),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
@@ -24,6 +29,11 @@ void parallel_for(std::size_t n, Body&& body) {
 template <class F>
 double parallel_sum(std::size_t n, F&& f) {
   const std::size_t blocks = (n + kParallelGrain - 1) / kParallelGrain;
+  if (blocks <= 1) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < n; ++i) s += f(i);
+    return s;
+  }
   std::vector<double> partial(blocks, 0.0);
   tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
     double s = 0.0;

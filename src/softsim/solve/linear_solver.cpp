@@ -1,5 +1,6 @@
 #include "softsim/solve/linear_solver.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>
@@ -18,6 +19,36 @@
 namespace softsim {
 
 namespace {
+
+// Dense Cholesky of the (small) matrix: below a few hundred unknowns a sparse factorization's
+// set-up (ordering, symbolic analysis, supernodes, its BLAS threads) costs more than the O(n^3)
+// arithmetic it saves. The dense copy is reused, so a step allocates nothing once sized.
+class DenseCholesky : public LinearSolver {
+ public:
+  std::string name() const override { return "dense"; }
+  bool compute(const SparseMat& A) override {
+    dense_.setZero(A.rows(), A.cols());
+    for (int c = 0; c < A.outerSize(); ++c)
+      for (SparseMat::InnerIterator it(A, c); it; ++it)
+        if (it.row() >= c) dense_(it.row(), c) = it.value();  // the lower triangle is what LLT reads
+    // Unblocked: at these sizes the blocked factorization's matrix-product kernels cost more
+    // than they save (Eigen's own LLT blocks from 8 columns on).
+    factored_ = Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(dense_) < 0;
+    return factored_;
+  }
+  bool solve(const VecX& b, VecX& x, LinearSolveStats* stats = nullptr) override {
+    if (!factored_) return false;
+    x = b;
+    dense_.triangularView<Eigen::Lower>().solveInPlace(x);
+    dense_.triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+    if (stats) *stats = {};
+    return x.allFinite();
+  }
+
+ private:
+  MatX dense_;
+  bool factored_ = false;
+};
 
 // Direct solvers: symbolic analysis is redone only when the pattern (size, non-zeros) changes.
 template <class Factorization>
@@ -107,7 +138,8 @@ bool LinearSolver::solve_many(const MatX& B, MatX& X) {
 }
 
 const std::vector<std::string>& linear_solver_names() {
-  static const std::vector<std::string> names{"auto", "cholmod", "ldlt", "lu", "umfpack", "pcg", "pcg_jacobi", "bicgstab"};
+  static const std::vector<std::string> names{"auto",       "dense", "cholmod", "ldlt", "lu", "umfpack", "pcg",
+                                              "pcg_jacobi", "bicgstab"};
   return names;
 }
 
@@ -117,7 +149,12 @@ std::string nonsymmetric_direct_solver(const std::string& requested) {
 
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs) {
   limit_blas_threads();
-  if (name == "auto") return make_linear_solver(num_dofs <= kAutoDirectMaxDofs ? "cholmod" : "pcg", num_dofs);
+  if (name == "auto")
+    return make_linear_solver(num_dofs <= kAutoDenseMaxDofs    ? "dense"
+                              : num_dofs <= kAutoDirectMaxDofs ? "cholmod"
+                                                               : "pcg",
+                              num_dofs);
+  if (name == "dense") return std::make_unique<DenseCholesky>();
   if (name == "cholmod") {
 #ifdef SOFTSIM_HAVE_CHOLMOD
     return std::make_unique<DirectSolver<Eigen::CholmodSupernodalLLT<SparseMat, Eigen::Lower>>>("cholmod", true);

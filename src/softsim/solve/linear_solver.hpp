@@ -34,8 +34,9 @@ class LinearSolver {
   virtual void set_tolerance(double tol) {}
 };
 
-// Names: "cholmod", "ldlt", "lu", "umfpack", "pcg" (incomplete Cholesky), "pcg_jacobi",
-// "bicgstab", and "auto" (a direct Cholesky up to kAutoDirectMaxDofs unknowns, then PCG).
+// Names: "dense" (dense Cholesky), "cholmod", "ldlt", "lu", "umfpack", "pcg" (incomplete Cholesky), "pcg_jacobi",
+// "bicgstab", and "auto" (dense Cholesky up to kAutoDenseMaxDofs unknowns, then a sparse direct
+// Cholesky up to kAutoDirectMaxDofs, then PCG).
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name, int num_dofs);
 const std::vector<std::string>& linear_solver_names();
 // The requested solver when it is a direct one for non-symmetric matrices ("lu", "umfpack"),
@@ -45,5 +46,8 @@ std::string nonsymmetric_direct_solver(const std::string& requested);
 // Above this many unknowns "auto" switches from a direct factorization to PCG: see
 // docs/solvers.md for the measurement behind the threshold.
 inline constexpr int kAutoDirectMaxDofs = 150000;
+// Up to this many unknowns "auto" factorizes densely (the small-scene fast path; measured in
+// bench_linear_solvers, docs/solvers.md).
+inline constexpr int kAutoDenseMaxDofs = 200;
 
 }  // namespace softsim

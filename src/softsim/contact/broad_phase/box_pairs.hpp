@@ -30,7 +30,7 @@ template <class PerQuery>
 PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, PerQuery&& per_query) {
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
   std::vector<PairList> partial(blocks);
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+  auto block = [&](std::size_t b) {
     PairList& out = partial[b];
     std::vector<int> hits;
     const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
@@ -41,7 +41,11 @@ PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, P
       for (int j : hits)
         if (!excluded || !excluded(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
     }
-  });
+  };
+  if (blocks <= 1)
+    block(0);  // one block: no thread start-up (the small-scene fast path)
+  else
+    tbb::parallel_for(std::size_t(0), blocks, block);
   std::size_t total = 0;
   for (const PairList& p : partial) total += p.size();
   PairList all;
