@@ -308,6 +308,14 @@ double default_contact_distance(const Model& model) {
   return 1e-3 * (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
 }
 
+// A nodal force -m g on vertex v, so that gravity does not pull it (the nodal forces sized to
+// every vertex so far, the new ones zero).
+static void cancel_gravity(Model& model, int v, double mass) {
+  const int dim = model.dim();
+  if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces.conservativeResizeLike(VecX::Zero(model.num_dofs()));
+  model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -mass * model.gravity.head(dim);
+}
+
 // A moving mesh obstacle is a body without elasticity whose every vertex is driven by penalty
 // towards x^n + h v (Li & Jiang 2025, §11.2, as its moving ceiling): it stays intersection-free through
 // the same IPC and CCD as the bodies. Its vertices get 1 kg each with gravity cancelled, so the
@@ -326,10 +334,7 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
       model.add_lumped_mass(body.first_vertex + i, 1.0);
       ids.push_back(body.first_vertex + i);
     }
-    VecX forces = VecX::Zero(model.num_dofs());
-    forces.head(model.nodal_forces.size()) = model.nodal_forces;
-    model.nodal_forces = forces;
-    for (int v : ids) model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -model.gravity.head(dim);
+    for (int v : ids) cancel_gravity(model, v, 1.0);
     model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
                                                      o.velocity->head(dim), o.limit, 1e3,
                                                      scene.integrator.newton.tolerance, model.rest_positions));
@@ -343,9 +348,7 @@ void add_obstacle_poses(Model& model, const Scene& scene) {
     if (!o.is_moving_analytic()) continue;
     const int v = model.add_vertices(o.point.head(dim).transpose());
     model.add_lumped_mass(v, o.mass);
-    if (o.gravity) continue;
-    if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces.conservativeResizeLike(VecX::Zero(model.num_dofs()));
-    model.nodal_forces.segment(static_cast<Eigen::Index>(v) * dim, dim) = -o.mass * model.gravity.head(dim);
+    if (!o.gravity) cancel_gravity(model, v, o.mass);
   }
 }
 

@@ -88,6 +88,7 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
     std::vector<FrictionContact> contacts;
     VecX grad;
     const int pose = barrier_.pose_vertex();
+    const VertexRows V = as_rows(x, dim_);  // gathered from once, not copied per contact
     for (std::size_t i = 0; i < weights_.size(); ++i) {
       if (!(weights_[i] > 0.0) || static_cast<int>(i) == pose) continue;
       const double d = barrier_.signed_distance(barrier_.relative_position(x, static_cast<int>(i)), &grad, nullptr);
@@ -100,7 +101,7 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
       }
       c.mu = options_.mu_between_groups(options_.group_of(static_cast<int>(i)), options_.obstacle_group);
       if (!(c.mu > 0.0)) continue;
-      c.set_frame(frame_on<double>(ctx, c, gather(c.stencil, as_rows(x, dim_)).data()));
+      c.set_frame(frame_on<double>(ctx, c, gather(c.stencil, V).data()));
       c.distance_squared = d * d;
       if (c.lambda > 0.0) contacts.push_back(std::move(c));
     }
