@@ -73,6 +73,7 @@ MatX amplification_matrix(const DampingMethod& method, double z) {
       const Mat2 first = stage(A, 0.5 * gamma) * (I + 0.5 * gamma * A);
       return stage(A, 0.5 * gamma) * (I + c * (first - I));
     }
+    case T::implicit_midpoint: return 2.0 * stage(A, 0.5) - I;
     case T::bdf2: {
       // (u1, u0) -> (u2, u1): u2 = (I - 2/3 A)^{-1} (4 u1 - u0) / 3.
       const Mat2 S = stage(A, 2.0 / 3.0);

@@ -14,7 +14,8 @@
 
 namespace softsim {
 
-// Methods: forward_euler, symplectic_euler, backward_euler, trapezoidal, bdf2, tr_bdf2, sdirk2,
+// Methods: forward_euler, symplectic_euler, backward_euler, trapezoidal, implicit_midpoint, bdf2,
+// tr_bdf2, sdirk2,
 // newmark (beta, gamma), generalized_alpha (rho_inf), and the exponential ones: ere (exact on a
 // linear problem: d = 0) and the additive methods for a mode inside the modal subspace (its
 // exponential part: exact, except with history "full", where bdf2ere, sbdf2ere and str_sbdf2ere

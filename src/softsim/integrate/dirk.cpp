@@ -13,6 +13,7 @@ std::string DirkStepper::name() const {
     case Method::Trapezoidal: return "trapezoidal";
     case Method::TrBdf2: return "tr_bdf2";
     case Method::Sdirk2: return "sdirk2";
+    case Method::ImplicitMidpoint: return "implicit_midpoint";
   }
   return "?";
 }
@@ -46,6 +47,13 @@ StepResult DirkStepper::step(State& state, double h) {
       stage_.dirk_stage(x0 + 0.5 * gamma * h * v0, v0 + 0.5 * gamma * h * a0, 0.5 * gamma * h, t0 + gamma * h, x0, qg,
                         vg, result);
       stage_.dirk_stage(x0 + c * (qg - x0), v0 + c * (vg - v0), 0.5 * gamma * h, t0 + h, x0, q1, v1, result);
+      break;
+    }
+    case Method::ImplicitMidpoint: {
+      VecX qm, vm;
+      stage_.dirk_stage(x0, v0, 0.5 * h, t0 + 0.5 * h, x0, qm, vm, result);
+      q1 = 2.0 * qm - x0;
+      v1 = 2.0 * vm - v0;
       break;
     }
   }

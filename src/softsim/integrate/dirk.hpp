@@ -11,6 +11,10 @@
 //  - sdirk2 (Ascher et al. 2022, eq. 9), gamma = 2 - sqrt 2, beta = sqrt 2 / 4:
 //    stage 1 (9a) U = u0 + gamma h/2 F(u0), k = gamma h / 2, at t0 + gamma h;
 //    stage 2 (9b) U = u0 + (2 beta / gamma)(u_gamma - u0), k = gamma h / 2.
+//  - implicit_midpoint (Hairer, Lubich & Wanner 2006, §I.1.2): u1 = u0 + h F((u0 + u1)/2), that
+//    is one backward Euler stage to the midpoint, u_{1/2} = u0 + h/2 F(u_{1/2}) (U = u0,
+//    k = h/2, at t0 + h/2), then u1 = 2 u_{1/2} - u0. Symplectic; conserves linear and angular
+//    momentum exactly for forces of a rotation-invariant potential (the trapezoidal rule does not).
 // semi_implicit gives SI (eq. 6) / S-TR / S-TR-BDF2 / S-SDIRK2: one Newton iteration per stage.
 #include "softsim/integrate/implicit_stage.hpp"
 
@@ -18,7 +22,7 @@ namespace softsim {
 
 class DirkStepper : public Stepper {
  public:
-  enum class Method { BackwardEuler, Trapezoidal, TrBdf2, Sdirk2 };
+  enum class Method { BackwardEuler, Trapezoidal, TrBdf2, Sdirk2, ImplicitMidpoint };
   DirkStepper(const Model& model, const StepperOptions& options, Method method);
   std::string name() const override;
   StepResult step(State& state, double h) override;

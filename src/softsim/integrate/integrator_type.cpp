@@ -6,7 +6,8 @@ namespace softsim {
 
 bool is_one_step(IntegratorType type) {
   using T = IntegratorType;
-  return type == T::backward_euler || type == T::trapezoidal || type == T::tr_bdf2 || type == T::sdirk2;
+  return type == T::backward_euler || type == T::trapezoidal || type == T::tr_bdf2 || type == T::sdirk2 ||
+         type == T::implicit_midpoint;
 }
 
 bool is_exponential(IntegratorType type) {

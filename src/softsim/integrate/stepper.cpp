@@ -44,6 +44,7 @@ std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOpt
     case T::trapezoidal: return std::make_unique<DirkStepper>(model, options, M::Trapezoidal);
     case T::tr_bdf2: return std::make_unique<DirkStepper>(model, options, M::TrBdf2);
     case T::sdirk2: return std::make_unique<DirkStepper>(model, options, M::Sdirk2);
+    case T::implicit_midpoint: return std::make_unique<DirkStepper>(model, options, M::ImplicitMidpoint);
     case T::bdf2: return std::make_unique<Bdf2Stepper>(model, options);
     case T::newmark:
       return std::make_unique<GeneralizedAlphaStepper>(

@@ -58,7 +58,10 @@ enum class IntegratorType {
   forward_euler, symplectic_euler, backward_euler, static_equilibrium, trapezoidal, bdf2, tr_bdf2, sdirk2,
   newmark, generalized_alpha,
   // Exponential Rosenbrock-Euler and the additive exponential methods (Ascher et al. 2022, sec. 3.5).
-  ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere
+  ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere,
+  // The implicit midpoint rule: symplectic, and it conserves linear and angular momentum exactly
+  // for forces of a rotation-invariant potential.
+  implicit_midpoint
 };
 template <>
 struct EnumNames<IntegratorType> {
@@ -66,7 +69,7 @@ struct EnumNames<IntegratorType> {
   static constexpr std::pair<T, const char*> table[] = {
       {T::forward_euler, "forward_euler"}, {T::symplectic_euler, "symplectic_euler"},
       {T::backward_euler, "backward_euler"}, {T::static_equilibrium, "static"}, {T::trapezoidal, "trapezoidal"},
-      {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::newmark, "newmark"},
+      {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::implicit_midpoint, "implicit_midpoint"}, {T::newmark, "newmark"},
       {T::generalized_alpha, "generalized_alpha"}, {T::ere, "ere"}, {T::siere, "siere"}, {T::beere, "beere"},
       {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}};
 };
