@@ -71,8 +71,12 @@ class StageResidual : public ResidualProblem {
 StageSolver::StageSolver(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_) {
   const bool residual = options.form() == StageForm::residual;
+  const bool subspace = !model.subspace.empty();
+  if (subspace && residual)
+    throw std::invalid_argument("bodies in a subspace (affine bodies) are solved in the potential form only");
+  if (subspace) subspace_objective_ = std::make_unique<SubspaceObjective>(objective_, model.subspace);
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
-                               model.num_dofs());
+                               subspace ? model.subspace.num_coordinates() : model.num_dofs());
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
   // Forces without a potential (implicit friction) have no incremental potential to minimise.
   if (model.has_velocity_forces() && !residual)
@@ -114,13 +118,22 @@ VecX StageSolver::force(const VecX& q, const VecX& v) const {
 }
 
 VecX StageSolver::solve_mass(const VecX& f) {
+  const SubspaceMap& subspace = model_.subspace;
   if (!mass_ready_) {  // factorised on first use (not needed by backward Euler)
     inverse_lumped_mass_ = model_.mass_times(VecX::Ones(model_.num_dofs())).cwiseInverse();
-    auto ldlt = std::make_unique<Eigen::SimplicialLDLT<SparseMat>>(model_.mass_matrix());
+    // In a subspace the acceleration is B (B^T M B)^-1 B^T f: Galerkin, so it stays in the subspace.
+    auto ldlt = std::make_unique<Eigen::SimplicialLDLT<SparseMat>>(
+        subspace.empty() ? model_.mass_matrix() : subspace.pull_back(model_.mass_matrix()));
     if (ldlt->info() == Eigen::Success) mass_ldlt_ = std::move(ldlt);
     mass_ready_ = true;
   }
-  VecX a = mass_ldlt_ ? VecX(mass_ldlt_->solve(f)) : VecX(inverse_lumped_mass_.cwiseProduct(f));
+  VecX a;
+  if (!subspace.empty()) {
+    if (!mass_ldlt_) throw std::runtime_error("the reduced mass matrix of the subspace is singular");
+    a = subspace.to_positions(mass_ldlt_->solve(subspace.pull_back(f)));
+  } else {
+    a = mass_ldlt_ ? VecX(mass_ldlt_->solve(f)) : VecX(inverse_lumped_mass_.cwiseProduct(f));
+  }
   // Constrained directions do not accelerate: fixed DOFs and the eliminated local coordinates of
   // slip vertices (reduce_gradient rotates into the slip frames and zeroes them; expand_step
   // rotates back). Otherwise Newmark / generalized-alpha velocities would leave a slip plane.
@@ -155,7 +168,11 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   const bool residual_form = options_.form() == StageForm::residual;
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
-    if (!residual_form) {
+    if (!residual_form && subspace_objective_) {
+      VecX y = model_.subspace.coordinates(q);
+      r = projected_newton(*subspace_objective_, y, *solver_, newton, &history_);
+      q = model_.subspace.positions(y);
+    } else if (!residual_form) {
       r = projected_newton(objective_, q, *solver_, newton, &history_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1

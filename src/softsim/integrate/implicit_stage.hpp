@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/subspace_objective.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/solve/linear_solver.hpp"
 
@@ -65,6 +66,8 @@ class StageSolver {
   ModelData data_;
   StepperOptions options_;
   IncrementalPotential objective_;
+  // The same objective over the subspace coordinates when the model has bodies in a subspace.
+  std::unique_ptr<SubspaceObjective> subspace_objective_;
   std::unique_ptr<LinearSolver> solver_;
   double t_start_ = 0.0, h_ = 0.0;  // of the current step
   SparseMat damping_;  // alpha M + beta K(x^n), frozen at the step start

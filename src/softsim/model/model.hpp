@@ -12,6 +12,7 @@
 #include "softsim/mesh/surface.hpp"
 #include "softsim/model/boundary_conditions.hpp"
 #include "softsim/model/energy.hpp"
+#include "softsim/model/subspace_map.hpp"
 #include "softsim/model/velocity_force.hpp"
 
 namespace softsim {
@@ -99,6 +100,9 @@ class Model {
   double rayleigh_alpha = 0.0;  // D = alpha M + beta K (Ascher et al. 2022, eq. 2)
   double rayleigh_beta = 0.0;
   BoundaryConditions boundary;
+  // Bodies whose positions are a linear map of fewer coordinates (affine bodies): the implicit
+  // stages solve for those coordinates. Empty when every vertex has its own DOFs.
+  SubspaceMap subspace;
   std::vector<Body> bodies;
   // Contact resolved by Lagrange multipliers (contact.type "constraint"): not an energy term but
   // a step of its own (integrate/constraint/); null otherwise.

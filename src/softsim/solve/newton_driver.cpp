@@ -31,7 +31,7 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
       if (d == NewtonVariant::Direction::failed) continue;
       if (!solved) {  // the iteration's first direction counts it and measures the step
         ++result.iterations;
-        result.scaled_step = newton_step_norm(p, options.vertex_l1_dim) / options.step_scale;
+        result.scaled_step = variant.step_norm(p, options.vertex_l1_dim) / options.step_scale;
         last = result.scaled_step < options.tolerance;
         if (last && !options.take_last_step) {
           if (!variant.before_stop(x)) {

@@ -42,6 +42,9 @@ class NewtonVariant {
   virtual bool end_iteration(const VecX& x) = 0;
   // Objective::before_stop; a variant that says true has re-evaluated its merit at x.
   virtual bool before_stop(const VecX& x) { return false; }
+  // ||p|| in the convergence test (NewtonOptions::vertex_l1_dim); an objective over reduced
+  // coordinates measures the step in positions.
+  virtual double step_norm(const VecX& p, int vertex_l1_dim) const { return newton_step_norm(p, vertex_l1_dim); }
   // Why the evaluation failed (when evaluate returned false).
   virtual std::string evaluation_failure() const = 0;
   // Why no direction could be taken (when no attempt gave one).

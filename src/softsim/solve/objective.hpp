@@ -7,6 +7,7 @@
 
 #include "softsim/core/types.hpp"
 #include "softsim/model/energy.hpp"
+#include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
 
@@ -35,6 +36,8 @@ class Objective {
   // missed); true when they changed the objective, and the iteration goes on along the step it
   // has, as the companion code of Li & Jiang 2025 does.
   virtual bool before_stop(const VecX& x) { return false; }
+  // ||p|| in Newton's convergence test (an objective over reduced coordinates measures B p).
+  virtual double step_norm(const VecX& p, int vertex_l1_dim) const { return newton_step_norm(p, vertex_l1_dim); }
 };
 
 }  // namespace softsim

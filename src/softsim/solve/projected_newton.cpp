@@ -75,6 +75,7 @@ class ProjectedNewton : public NewtonVariant {
 
   void accept(const VecX&) override {}  // the next iteration assembles at the new iterate anyway
   bool end_iteration(const VecX& x) override { return objective_.end_iteration(x); }
+  double step_norm(const VecX& p, int vertex_l1_dim) const override { return objective_.step_norm(p, vertex_l1_dim); }
   bool before_stop(const VecX& x) override {
     if (!objective_.before_stop(x)) return false;
     E_ = objective_.evaluate(x, nullptr, nullptr, false);

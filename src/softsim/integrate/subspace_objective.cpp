@@ -1,0 +1,67 @@
+#include "softsim/integrate/subspace_objective.hpp"
+
+#include "softsim/solve/newton_options.hpp"
+
+namespace softsim {
+
+SubspaceObjective::SubspaceObjective(Objective& positions_objective, const SubspaceMap& map)
+    : full_(positions_objective), map_(map) {
+  SparseMat ones = full_.hessian_pattern();
+  std::fill(ones.valuePtr(), ones.valuePtr() + ones.nonZeros(), 1.0);
+  pattern_ = map_.pull_back(ones);
+  std::fill(pattern_.valuePtr(), pattern_.valuePtr() + pattern_.nonZeros(), 0.0);
+}
+
+double SubspaceObjective::evaluate(const VecX& y, VecX* gradient, SparseMat* hessian, bool project_psd) {
+  const VecX x = map_.positions(y);
+  has_hessian_ = hessian != nullptr;
+  if (hessian && hessian_x_.nonZeros() != full_.hessian_pattern().nonZeros()) hessian_x_ = full_.hessian_pattern();
+  const double E = full_.evaluate(x, gradient ? &gradient_x_ : nullptr, hessian ? &hessian_x_ : nullptr, project_psd);
+  if (gradient) *gradient = map_.pull_back(gradient_x_);
+  if (hessian) *hessian = map_.pull_back(hessian_x_);
+  return E;
+}
+
+double SubspaceObjective::max_step_fraction(const VecX& y, const VecX& p) {
+  return full_.max_step_fraction(map_.positions(y), map_.to_positions(p));
+}
+
+void SubspaceObjective::reduce(VecX& gradient, SparseMat* hessian) const {
+  // Eliminate in positions, then pull back (the gradient passed in is B^T of the last one).
+  VecX g = gradient_x_;
+  if (hessian && has_hessian_) {
+    SparseMat H = hessian_x_;
+    full_.reduce(g, &H);
+    *hessian = map_.pull_back(H);
+  } else {
+    full_.reduce(g, nullptr);
+  }
+  gradient = map_.pull_back(g);
+}
+
+void SubspaceObjective::expand(VecX& step) const {
+  VecX u = map_.to_positions(step);
+  full_.expand(u);
+  step = map_.to_coordinates(u);
+}
+
+std::function<void(const VecX& p, VecX& out)> SubspaceObjective::hessian_operator(const VecX& y) {
+  auto full = full_.hessian_operator(map_.positions(y));
+  if (!full) return {};
+  return [this, full](const VecX& p, VecX& out) {
+    VecX product;
+    full(map_.to_positions(p), product);
+    out = map_.pull_back(product);
+  };
+}
+
+void SubspaceObjective::rank_one_hessian(const VecX& y, std::vector<RankOneHessian>& out) {
+  full_.rank_one_hessian(map_.positions(y), out);
+  for (RankOneHessian& term : out) term.u = map_.pull_back(term.u);
+}
+
+double SubspaceObjective::step_norm(const VecX& p, int vertex_l1_dim) const {
+  return newton_step_norm(map_.to_positions(p), vertex_l1_dim);
+}
+
+}  // namespace softsim

@@ -1,0 +1,40 @@
+#pragma once
+// An objective over reduced coordinates y, E(y) = F(offset + B y), for a model whose bodies live
+// in a subspace (model/subspace_map.hpp): the positions' objective F (the incremental potential)
+// is evaluated at x = offset + B y and pulled back, g_y = B^T g_x, H_y = B^T H_x B (Li & Jiang 2025,
+// ch. on ABD: "after DBC elimination"). Dirichlet and slip eliminations are applied in positions
+// before the pull-back, so a vertex outside any subspace is constrained as before, and a body in
+// one may only be prescribed as a whole (scene_rules.cpp). Step filters see the step B p: positions
+// are linear in y, so CCD and the inversion filter apply unchanged (Lan et al. 2022, §4).
+#include "softsim/model/subspace_map.hpp"
+#include "softsim/solve/objective.hpp"
+
+namespace softsim {
+
+class SubspaceObjective : public Objective {
+ public:
+  SubspaceObjective(Objective& positions_objective, const SubspaceMap& map);
+
+  double evaluate(const VecX& y, VecX* gradient, SparseMat* hessian, bool project_psd) override;
+  const SparseMat& hessian_pattern() const override { return pattern_; }
+  double max_step_fraction(const VecX& y, const VecX& p) override;
+  void reduce(VecX& gradient, SparseMat* hessian) const override;
+  void expand(VecX& step) const override;
+  std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& y) override;
+  void rank_one_hessian(const VecX& y, std::vector<RankOneHessian>& out) override;
+  bool end_iteration(const VecX& y) override { return full_.end_iteration(map_.positions(y)); }
+  bool before_stop(const VecX& y) override { return full_.before_stop(map_.positions(y)); }
+  // Newton's convergence test measures the step in positions, ||B p||.
+  double step_norm(const VecX& p, int vertex_l1_dim) const override;
+
+ private:
+  Objective& full_;
+  const SubspaceMap& map_;
+  SparseMat pattern_;
+  // The last evaluation in positions, which reduce() eliminates and pulls back.
+  VecX gradient_x_;
+  SparseMat hessian_x_;
+  bool has_hessian_ = false;
+};
+
+}  // namespace softsim

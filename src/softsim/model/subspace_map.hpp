@@ -1,0 +1,58 @@
+#pragma once
+// Positions as a linear map of fewer coordinates, x = offset + B y (Li & Jiang 2025, the chapters
+// on affine bodies and model reduction): an affine body's vertices follow x_i = A (xbar_i - c) + t
+// (12 coordinates in 3D, 6 in 2D; Lan et al. 2022), every other vertex keeps its own dim
+// coordinates (B is the identity there). The Model holds the map (it is physics, constant during
+// a run); the implicit stages solve for y (integrate/subspace_objective.hpp) while the state,
+// the energy terms, contact and outputs stay in positions.
+#include <vector>
+
+#include "softsim/core/types.hpp"
+
+namespace softsim {
+
+struct SubspaceMap {
+  SparseMat basis;         // B: num_dofs x num_coordinates
+  SparseMat basis_t;       // B^T
+  SparseMat left_inverse;  // L with L B = I: y = L (x - offset) for x in the range of the map
+  VecX offset;             // num_dofs (zero for affine bodies)
+
+  // No map: the coordinates are the positions.
+  bool empty() const { return basis.rows() == 0; }
+  int num_coordinates() const { return static_cast<int>(basis.cols()); }
+
+  VecX positions(const VecX& y) const { return offset + basis * y; }
+  VecX coordinates(const VecX& x) const { return left_inverse * (x - offset); }
+  // A displacement or velocity of the coordinates in positions (B p), and back (L u).
+  VecX to_positions(const VecX& p) const { return basis * p; }
+  VecX to_coordinates(const VecX& u) const { return left_inverse * u; }
+  // B^T g: a gradient or force in positions as one in coordinates.
+  VecX pull_back(const VecX& g) const { return basis_t * g; }
+  // B^T H B.
+  SparseMat pull_back(const SparseMat& H) const;
+  // The largest distance of x from the range of the map, max |x - positions(coordinates(x))|.
+  double distance_from_range(const VecX& x) const;
+};
+
+// Assembles a map from per-vertex weights over "handles": vertex i's position is
+// sum_k w_ik c_k with c_k a dim-vector of coordinates (an affine body's handles are t and the
+// columns of A, with weights 1 and the components of xbar_i - c). Vertices that no group claims
+// keep their own coordinates.
+class SubspaceMapBuilder {
+ public:
+  SubspaceMapBuilder(int num_vertices, int dim) : num_vertices_(num_vertices), dim_(dim), group_of_(num_vertices, -1) {}
+  // A group of vertices (global ids) whose positions are weights (rows: vertices, columns:
+  // handles) times the handles. The weights must have full column rank.
+  void add_group(const std::vector<int>& vertices, const MatX& weights);
+  // Coordinates are ordered by vertex: a vertex of no group brings its dim coordinates, the first
+  // vertex of a group brings the group's handles.
+  SubspaceMap build() const;
+
+ private:
+  int num_vertices_, dim_;
+  std::vector<int> group_of_;
+  std::vector<std::vector<int>> vertices_;
+  std::vector<MatX> weights_;
+};
+
+}  // namespace softsim
