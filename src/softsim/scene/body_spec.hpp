@@ -17,12 +17,27 @@
 namespace softsim {
 
 // How a body is discretised: FEM simplices (tetrahedra, or plane-strain triangles in 2D),
-// mass-spring edges, or a triangle shell (membrane + hinge bending).
-enum class BodyKind { solid, mass_spring, shell };
+// mass-spring edges, a triangle shell (membrane + hinge bending), or an affine body: the simplex
+// mesh of a solid whose positions follow x = A xbar + t (Lan et al. 2022; docs/subspace-bodies.md).
+enum class BodyKind { solid, mass_spring, shell, affine };
 template <>
 struct EnumNames<BodyKind> {
-  static constexpr std::pair<BodyKind, const char*> table[] = {
-      {BodyKind::solid, "solid"}, {BodyKind::mass_spring, "mass_spring"}, {BodyKind::shell, "shell"}};
+  static constexpr std::pair<BodyKind, const char*> table[] = {{BodyKind::solid, "solid"},
+                                                               {BodyKind::mass_spring, "mass_spring"},
+                                                               {BodyKind::shell, "shell"},
+                                                               {BodyKind::affine, "affine"}};
+};
+// Bodies of these kinds are tetrahedra (3D) or triangles (2D) with an elasticity term.
+inline bool is_simplex_solid(BodyKind kind) { return kind == BodyKind::solid || kind == BodyKind::affine; }
+
+// An affine body's options (bodies[i].affine).
+struct AffineSpec {
+  // Rigid: no elasticity; the orthogonality potential keeps A a rotation to `tolerance`.
+  bool rigid = false;
+  // kappa of the orthogonality potential kappa V ||A A^T - I||^2 (Pa); 0: none (the book's
+  // demo keeps only the material's elasticity). Rigid bodies: 1e8 unless given.
+  double stiffness = 0.0;
+  double tolerance = 1e-6;  // rigid: largest ||A A^T - I||_F after a solve
 };
 
 enum class GeneratorType { box, hollow_box, rectangle, spring_grid, sheet, sphere, hollow_sphere, bowl };
@@ -139,6 +154,7 @@ struct VolumePenaltySpec {
 struct BodySpec {
   std::string name;
   BodyKind kind = BodyKind::solid;
+  AffineSpec affine;  // kind "affine"
   std::optional<std::filesystem::path> mesh;
   // A solid whose mesh is a closed triangle surface: the tets are made from it at load time.
   std::optional<TetrahedralizeOptions> tetrahedralize;

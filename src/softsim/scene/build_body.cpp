@@ -61,14 +61,17 @@ void add_mass(Model& model, const MatXi& elements, const std::vector<double>& vo
     add_simplex_mass(model, elements, volumes, m.density, m.mass == MassDistribution::lumped);
 }
 
+// Elasticity and mass of a simplex solid; a rigid affine body (elastic false) gets the mass only,
+// and -1 for its elasticity term.
 template <int D>
 int add_solid(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, const std::string& source,
-              bool inversion_filter) {
+              bool inversion_filter, bool elastic = true) {
   MatXi elements = mesh.cells.array() + first;
   const LameParameters lame = LameParameters::from_young_poisson(m.youngs_modulus, m.poisson_ratio);
   std::shared_ptr<const Material<D>> material = make_material<D>(m.model, lame);
   auto term = std::make_unique<SimplexElasticity<D>>(elements, as_rows(model.rest_positions, D), material, source);
   add_mass(model, elements, term->rest_volumes(), m);
+  if (!elastic) return -1;
   term->set_inversion_filter(inversion_filter);
   return model.add_energy(std::move(term));
 }
@@ -130,6 +133,18 @@ void apply_transform(Mesh& mesh, const TransformSpec& t, int dim) {
   }
 }
 
+VecX centre_of_mass(const Model& model, int first, int count) {
+  const std::vector<double> masses = model.vertex_masses();
+  const auto x = as_rows(model.rest_positions, model.dim()).middleRows(first, count);
+  VecX centre = VecX::Zero(model.dim());
+  double total = 0.0;
+  for (int i = 0; i < count; ++i) {
+    centre += masses[first + i] * x.row(i).transpose();
+    total += masses[first + i];
+  }
+  return total > 0.0 ? VecX(centre / total) : VecX(x.colwise().mean().transpose());
+}
+
 void add_bodies(Model& model, const Scene& scene) {
   const int dim = scene.dim;
   const std::string file = scene.source();
@@ -146,7 +161,7 @@ void add_bodies(Model& model, const Scene& scene) {
     if (spec.kind == BodyKind::shell && type != CellType::Triangle)
       throw InputError(fmt::format("{}: {}: a shell needs triangle cells, the mesh has {} cells", file, spec.path,
                                    to_string(type)));
-    if (spec.kind == BodyKind::solid) {
+    if (is_simplex_solid(spec.kind)) {
       const CellType expected = dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
       if (type != expected)
         throw InputError(fmt::format("{}: {}: a {}D solid needs {} cells, {} has {} cells{}", file, spec.path, dim,
@@ -164,9 +179,13 @@ void add_bodies(Model& model, const Scene& scene) {
     switch (spec.kind) {
       case BodyKind::shell: body.elasticity_term = add_shell(model, mesh, first, spec.material, source); break;
       case BodyKind::solid:
-        body.elasticity_term = dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source, scene.inversion_filter)
-                                        : add_solid<2>(model, mesh, first, spec.material, source, scene.inversion_filter);
+      case BodyKind::affine: {
+        const bool elastic = !(spec.kind == BodyKind::affine && spec.affine.rigid);
+        body.elasticity_term =
+            dim == 3 ? add_solid<3>(model, mesh, first, spec.material, source, scene.inversion_filter, elastic)
+                     : add_solid<2>(model, mesh, first, spec.material, source, scene.inversion_filter, elastic);
         break;
+      }
       case BodyKind::mass_spring:
         body.elasticity_term = dim == 3 ? add_springs<3>(model, mesh, first, spec.material)
                                         : add_springs<2>(model, mesh, first, spec.material);
@@ -182,15 +201,9 @@ void add_bodies(Model& model, const Scene& scene) {
     if (spec.initial_equilibrium)
       as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices()) = initial_equilibrium(scene, spec);
     // v = v0 + w x (x - c), c the centre of mass of the body at t = 0 (a rigid spin).
-    const std::vector<double> masses = model.vertex_masses();
     const auto x0 = as_rows(model.rest_positions, dim).middleRows(first, mesh.num_vertices());
     Vec3 centre = Vec3::Zero();
-    double body_mass = 0.0;
-    for (int i = 0; i < mesh.num_vertices(); ++i) {
-      centre.head(dim) += masses[first + i] * x0.row(i).transpose();
-      body_mass += masses[first + i];
-    }
-    if (body_mass > 0.0) centre /= body_mass;
+    centre.head(dim) = centre_of_mass(model, first, mesh.num_vertices());
     for (int i = 0; i < mesh.num_vertices(); ++i) {
       Vec3 r = Vec3::Zero();
       r.head(dim) = x0.row(i).transpose() - centre.head(dim);

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/scene/scene_sections.hpp"
@@ -114,6 +116,13 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     for (const FixedSpec& f : spec.fixed) {
       std::vector<int> ids;
       for (int id : select_vertices(scene, spec, mesh, f.selection)) ids.push_back(first + id);
+      // An affine body moves as a whole: prescribed, all of it (a kinematic body) or nothing.
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      if (spec.kind == BodyKind::affine && static_cast<int>(ids.size()) != mesh.num_vertices())
+        throw InputError(fmt::format("{}: {}: selects {} of the {} vertices of affine body \"{}\": an affine body is "
+                                     "prescribed as a whole (select every vertex) or not at all",
+                                     file, f.selection.path, ids.size(), mesh.num_vertices(), spec.name));
       add_motion(model, scene, ids, f, f.selection.path);
     }
     if (!spec.loads.empty() || !spec.tractions.empty()) {

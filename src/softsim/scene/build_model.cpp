@@ -3,7 +3,8 @@
 namespace softsim {
 
 // The model's terms go in this order, which the step hooks follow (a term that reads another's
-// data comes after it): each body's elasticity and volume penalties, the moving mesh obstacles'
+// data comes after it): each body's elasticity and volume penalties, the affine bodies'
+// orthogonality potentials, the moving mesh obstacles'
 // driving penalties, the prescribed motions by penalty, then contact and its friction.
 Model build_model(const Scene& scene) {
   Model model(scene.dim);
@@ -11,10 +12,12 @@ Model build_model(const Scene& scene) {
   model.rayleigh_alpha = scene.rayleigh_alpha;
   model.rayleigh_beta = scene.rayleigh_beta;
   add_bodies(model, scene);
+  add_affine_potentials(model, scene);
   add_moving_mesh_obstacles(model, scene);
   add_obstacle_poses(model, scene);
   add_boundary_conditions(model, scene);
   add_contact(model, scene);
+  add_subspace_map(model, scene);
   model.finalize();
   return model;
 }

@@ -122,12 +122,23 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   b.path = r.path();
   b.name = r.string("name", fmt::format("body{}", index));
   b.kind = r.choice("kind", b.kind,
-                    dim == 3 ? std::vector<BodyKind>{} : std::vector<BodyKind>{BodyKind::solid, BodyKind::mass_spring});
+                    dim == 3 ? std::vector<BodyKind>{}
+                             : std::vector<BodyKind>{BodyKind::solid, BodyKind::mass_spring, BodyKind::affine});
   if (r.has("mesh") == r.has("generator")) r.fail_here("expected exactly one of \"mesh\" or \"generator\"");
+  if (r.has("affine")) {
+    if (b.kind != BodyKind::affine) r.fail("affine", "applies to a body of \"kind\": \"affine\"");
+    const JsonReader a = r.child("affine");
+    b.affine.rigid = a.boolean("rigid", false);
+    b.affine.stiffness = a.number("stiffness", b.affine.rigid ? 1e8 : 0.0, 0.0, 1e20);
+    if (b.affine.rigid && !(b.affine.stiffness > 0.0)) a.fail("stiffness", "a rigid body needs a positive stiffness");
+    b.affine.tolerance = a.number("tolerance", b.affine.tolerance, 1e-14, 1.0);
+    if (a.has("tolerance") && !b.affine.rigid) a.fail("tolerance", "applies to \"rigid\": true");
+    a.finish();
+  }
   if (r.has("mesh")) b.mesh = r.string("mesh", "");
   if (r.has("tetrahedralize")) {
-    if (b.kind != BodyKind::solid || dim != 3 || !b.mesh)
-      r.fail("tetrahedralize", "applies to a 3D \"solid\" whose \"mesh\" is a closed triangle surface");
+    if (!is_simplex_solid(b.kind) || dim != 3 || !b.mesh)
+      r.fail("tetrahedralize", "applies to a 3D \"solid\" or \"affine\" body whose \"mesh\" is a closed triangle surface");
     b.tetrahedralize = read_tetrahedralize(r.child("tetrahedralize"));
   }
   if (r.has("generator")) {

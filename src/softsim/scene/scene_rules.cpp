@@ -7,6 +7,38 @@
 
 namespace softsim {
 
+namespace {
+
+// Affine bodies are solved for their coordinates by the implicit stages in the potential form
+// (integrate/subspace_objective.hpp): other steppers would leave the subspace. Their vertices
+// cannot be prescribed one by one, only the whole body (a kinematic body; checked where the
+// selections are resolved, build_boundary.cpp).
+void check_affine_bodies(const Scene& scene) {
+  const StepperOptions& integ = scene.integrator;
+  for (const BodySpec& body : scene.bodies) {
+    if (body.kind != BodyKind::affine) continue;
+    auto refuse = [&](const std::string& what) {
+      throw InputError(fmt::format("{}: {}: an affine body {}", scene.source(), body.path, what));
+    };
+    if (integ.type == IntegratorType::forward_euler || integ.type == IntegratorType::symplectic_euler ||
+        is_exponential(integ.type))
+      refuse(fmt::format("needs an implicit integrator (backward_euler, trapezoidal, implicit_midpoint, bdf2, tr_bdf2, sdirk2, newmark, "
+                         "generalized_alpha, static), not integrator.type \"{}\"",
+                         name_of(integ.type)));
+    if (integ.form() == StageForm::residual)
+      refuse("is solved in the potential form: integrator.form \"residual\" (and implicit friction, which needs it) "
+             "is not supported");
+    if (scene.contact.type == ContactType::constraint)
+      refuse("does not take part in contact.type \"constraint\": use \"ipc\" or \"penalty\"");
+    if (body.initial_equilibrium) refuse("starts from its mesh: initial_equilibrium is not supported");
+    if (!body.slip.empty()) refuse("cannot slip vertex by vertex: \"slip\" is not supported");
+    for (const FixedSpec& f : body.fixed)
+      if (f.penalty) refuse("is prescribed by elimination only: " + f.selection.path + ".method \"penalty\" is not supported");
+  }
+}
+
+}  // namespace
+
 // The rules that tie one section of a scene to another, in one place (docs/scene-format.md).
 void apply_scene_rules(Scene& scene) {
   StepperOptions& integ = scene.integrator;
@@ -38,6 +70,7 @@ void apply_scene_rules(Scene& scene) {
     for (const ObstacleSpec& o : scene.obstacles)
       if (o.motion && o.motion->hold_when_met) refuse(o.path);
   }
+  check_affine_bodies(scene);
   // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
   // for contact is an error; one that says nothing about it gets no self-contact.
   if (is_exponential(integ.type)) {

@@ -37,6 +37,8 @@ void apply_scene_rules(Scene& scene);
 std::filesystem::path scene_path(const Scene& scene, const std::filesystem::path& file);
 Mesh load_scene_mesh(const Scene& scene, const std::filesystem::path& file);
 void apply_transform(Mesh& mesh, const TransformSpec& t, int dim);
+// The mass-weighted centre of vertices [first, first + count) at t = 0 (their mean when massless).
+VecX centre_of_mass(const Model& model, int first, int count);
 // Every body: vertices, elasticity, mass, initial state, volume penalties (build_body.cpp).
 void add_bodies(Model& model, const Scene& scene);
 // Prescribed motions, slip, loads and tractions of every body (build_boundary.cpp).
@@ -52,6 +54,11 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene);
 void add_obstacle_poses(Model& model, const Scene& scene);
 // Per scene obstacle: its pose vertex, or -1 (static, or a mesh).
 std::vector<int> obstacle_pose_vertices(const Model& model, const Scene& scene);
+// Affine bodies (build_subspace.cpp): their orthogonality potentials, right after the bodies;
+// then, once every vertex exists, the model's subspace map (affine bodies' vertices follow their
+// 12 (3D) or 6 (2D) coordinates, every other vertex keeps its own).
+void add_affine_potentials(Model& model, const Scene& scene);
+void add_subspace_map(Model& model, const Scene& scene);
 // Contact between the bodies and with the obstacles, and its friction (build_contact.cpp).
 void add_contact(Model& model, const Scene& scene);
 

@@ -67,6 +67,8 @@ const BadScene kBadScenes[] = {
      "contact.delta: expected a positive number, got -0.001", ""},
     {"track_unknown_body.json", "track_unknown_body.json",
      "output.track: no body or moving mesh obstacle is named \"bal\"", ""},
+    {"affine_partly_fixed.json", "affine_partly_fixed.json", "bodies[0].fixed[0]: selects 4 of the 12 vertices",
+     "prescribed as a whole"},
 };
 
 // Mesh files that are bad on their own: `softsim info` must reject them too (the others,

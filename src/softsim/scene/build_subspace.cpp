@@ -1,0 +1,66 @@
+// Affine bodies (Lan et al. 2022; Li & Jiang 2025, ch. on ABD): the orthogonality potential of
+// each, and the subspace map that makes their vertices follow x = A (xbar - c) + t.
+#include <fmt/format.h>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/mesh/quality.hpp"
+#include "softsim/scene/scene_sections.hpp"
+#include "softsim/subspace/affine_body.hpp"
+#include "softsim/subspace/orthogonality_potential.hpp"
+
+namespace softsim {
+
+namespace {
+
+// The body's vertices at t = 0 (rows).
+MatX body_positions(const Model& model, const Body& body) {
+  return as_rows(model.rest_positions, model.dim()).middleRows(body.first_vertex, body.mesh.num_vertices());
+}
+
+}  // namespace
+
+void add_affine_potentials(Model& model, const Scene& scene) {
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodySpec& spec = scene.bodies[b];
+    if (spec.kind != BodyKind::affine || spec.affine.stiffness <= 0.0) continue;
+    const Body& body = model.bodies[b];
+    // The frame is read at the rest shape (the mesh as loaded), where A = I.
+    const std::vector<int> local = affine_frame_vertices(body.mesh.vertices);
+    std::vector<int> frame;
+    MatX frame_rest(local.size(), model.dim());
+    for (std::size_t a = 0; a < local.size(); ++a) {
+      frame.push_back(body.first_vertex + local[a]);
+      frame_rest.row(a) = body.mesh.vertices.row(local[a]);
+    }
+    const double volume = std::abs(inspect_mesh(body.mesh).total_measure);
+    model.add_energy(std::make_unique<OrthogonalityPotential>(model.dim(), frame, frame_rest, volume,
+                                                             spec.affine.stiffness,
+                                                             spec.affine.rigid ? spec.affine.tolerance : 0.0, spec.name));
+  }
+}
+
+void add_subspace_map(Model& model, const Scene& scene) {
+  SubspaceMapBuilder builder(model.num_vertices(), model.dim());
+  bool any = false;
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (scene.bodies[b].kind != BodyKind::affine) continue;
+    const Body& body = model.bodies[b];
+    std::vector<int> vertices(body.mesh.num_vertices());
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) vertices[i] = body.first_vertex + i;
+    // Weights from the positions at t = 0 (the transformed, maybe initially scaled mesh): there
+    // t = c and A = I.
+    builder.add_group(vertices, affine_weights(body_positions(model, body),
+                                                   centre_of_mass(model, body.first_vertex, body.mesh.num_vertices())));
+    any = true;
+  }
+  if (!any) return;
+  model.subspace = builder.build();
+  // The initial state must lie in the subspace: translations, spins (v = v0 + w x r) and uniform
+  // initial scaling do; anything else was refused by the scene rules.
+  const double size = std::max(1.0, model.rest_positions.lpNorm<Eigen::Infinity>());
+  if (model.subspace.distance_from_range(model.rest_positions) > 1e-9 * size)
+    throw InputError(fmt::format("{}: an affine body's initial positions are not an affine image of its mesh",
+                                 scene.source()));
+}
+
+}  // namespace softsim
