@@ -31,6 +31,7 @@ inline const BookCase kBookCases[] = {
     {"inversion_free",        "book_inversion_free.json",           -1, 1.0,  2e-5},
     {"self_contact",          "book_self_contact_2d.json",          -1, 0.45, 2e-5},
     {"self_friction",         "book_self_contact_2d_friction.json", -1, 0.45, 2e-5},
+    {"abd_square_drop",       "book_abd_square_drop.json",          -1, 1.0,  2e-5},
 };
 // clang-format on
 

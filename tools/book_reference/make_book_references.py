@@ -57,6 +57,7 @@ CASES = {
     "inversion_free": ("6_inv_free", [], 300),
     "self_contact": ("7_self_contact", [], 300),
     "self_friction": ("8_self_friction", [], 300),
+    "abd_square_drop": ("9_reduced_DOF", [], 300),
 }
 QUICK_STEPS = 12  # --quick: enough for the rows of steps 0, 1, 10 and the last one
 ROW_EVERY = 10
