@@ -9,6 +9,7 @@
 //  - A rigid box on a slope: sticks with mu > tan theta, slides at g (sin - mu cos) below it.
 //  - Rigid and elastic affine boxes dropped on an FEM block and on each other: no intersection.
 //  - A kinematic affine body (every vertex prescribed) follows its motion exactly.
+//  - The static stepper finds the equilibrium in the subspace.
 //  - Refusals: explicit and residual-form integrators, part of an affine body prescribed.
 #include <gtest/gtest.h>
 
@@ -256,6 +257,35 @@ TEST(AffineBody, KinematicAffineBodyFollowsItsMotion) {
   VecX expected = model.rest_positions;
   for (int i = 0; i < model.num_vertices(); ++i) expected.segment<2>(2 * i) += Vec2(0.5, 0.2) * state.t;
   EXPECT_LT((state.x - expected).lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+TEST(AffineBody, StaticEquilibriumStaysInTheSubspace) {
+  // A soft affine square pressed on the ground by its weight, solved by the static stepper: the
+  // equilibrium of its 6 coordinates (an affine squash), not of its 25 free vertices.
+  const nlohmann::json j = R"json({
+    "dim": 2, "time": {"dt": 1, "steps": 1}, "gravity": [0, -9.81],
+    "integrator": {"type": "static"},
+    "bodies": [{"name": "square", "kind": "affine",
+                "generator": {"type": "rectangle", "size": [1, 1], "resolution": [4, 4]},
+                "material": {"E": 1e5, "nu": 0.3, "density": 1000}, "transform": {"translate": [0, 0.505]}}],
+    "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 1]}],
+    "contact": {"dhat": 0.01}
+  })json"_json;
+  const Scene scene = parse_scene(j, "static.json");
+  Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const StepResult r = stepper->step(state, scene.dt);
+  ASSERT_TRUE(r.converged) << r.failure;
+  EXPECT_LT(model.subspace.distance_from_range(state.x), 1e-12);
+  const auto x = as_rows(state.x, 2);
+  // Squashed (rho g L / E ~ 0.1 strain at the bottom, an affine average of it here) and resting
+  // on the ground within the barrier's reach.
+  const double height = x.col(1).maxCoeff() - x.col(1).minCoeff();
+  EXPECT_LT(height, 0.99);
+  EXPECT_GT(height, 0.8);
+  EXPECT_GT(x.col(1).minCoeff(), 0.0);
+  EXPECT_LT(x.col(1).minCoeff(), 0.01);
 }
 
 TEST(AffineBody, RefusesWhatLeavesTheSubspace) {

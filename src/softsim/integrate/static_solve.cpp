@@ -6,7 +6,10 @@ namespace softsim {
 
 StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_),
-      solver_(make_linear_solver(options.linear_solver, model.num_dofs())) {}
+      solver_(make_linear_solver(options.linear_solver,
+                                 model.subspace.empty() ? model.num_dofs() : model.subspace.num_coordinates())) {
+  if (!model.subspace.empty()) subspace_objective_ = std::make_unique<SubspaceObjective>(objective_, model.subspace);
+}
 
 StepResult StaticStepper::step(State& state, double h) {
   // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest).
@@ -23,7 +26,13 @@ StepResult StaticStepper::step(State& state, double h) {
   newton.step_scale = 1.0;
   newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
   StepResult result;
-  result.accumulate(projected_newton(objective_, x, *solver_, newton));
+  if (subspace_objective_) {
+    VecX y = model_.subspace.coordinates(x);
+    result.accumulate(projected_newton(*subspace_objective_, y, *solver_, newton));
+    x = model_.subspace.positions(y);
+  } else {
+    result.accumulate(projected_newton(objective_, x, *solver_, newton));
+  }
   state.v.setZero();
   state.x = std::move(x);
   state.t += h;

@@ -2,6 +2,7 @@
 // Quasi-static equilibrium: minimise the potential P(x) under loads and boundary conditions at
 // the step's end time; velocities are set to zero.
 #include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/subspace_objective.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/solve/linear_solver.hpp"
 
@@ -21,6 +22,8 @@ class StaticStepper : public Stepper {
   ModelData data_;
   StepperOptions options_;
   IncrementalPotential objective_;
+  // The same potential over the subspace coordinates when the model has affine bodies.
+  std::unique_ptr<SubspaceObjective> subspace_objective_;
   std::unique_ptr<LinearSolver> solver_;
 };
 
