@@ -71,12 +71,11 @@ class StageResidual : public ResidualProblem {
 StageSolver::StageSolver(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_) {
   const bool residual = options.form() == StageForm::residual;
-  const bool subspace = !model.subspace.empty();
-  if (subspace && residual)
+  if (!model.subspace.empty() && residual)
     throw std::invalid_argument("bodies in a subspace (affine bodies) are solved in the potential form only");
-  if (subspace) subspace_objective_ = std::make_unique<SubspaceObjective>(objective_, model.subspace);
+  subspace_objective_ = make_subspace_objective(objective_, model.subspace);
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
-                               subspace ? model.subspace.num_coordinates() : model.num_dofs());
+                               num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
   // Forces without a potential (implicit friction) have no incremental potential to minimise.
   if (model.has_velocity_forces() && !residual)
@@ -168,12 +167,8 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   const bool residual_form = options_.form() == StageForm::residual;
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
-    if (!residual_form && subspace_objective_) {
-      VecX y = model_.subspace.coordinates(q);
-      r = projected_newton(*subspace_objective_, y, *solver_, newton, &history_);
-      q = model_.subspace.positions(y);
-    } else if (!residual_form) {
-      r = projected_newton(objective_, q, *solver_, newton, &history_);
+    if (!residual_form) {
+      r = projected_newton_on_positions(objective_, subspace_objective_.get(), q, *solver_, newton, &history_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
       // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant

@@ -1,15 +1,12 @@
 #include "softsim/integrate/static_solve.hpp"
 
-#include "softsim/solve/projected_newton.hpp"
 
 namespace softsim {
 
 StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_),
-      solver_(make_linear_solver(options.linear_solver,
-                                 model.subspace.empty() ? model.num_dofs() : model.subspace.num_coordinates())) {
-  if (!model.subspace.empty()) subspace_objective_ = std::make_unique<SubspaceObjective>(objective_, model.subspace);
-}
+      subspace_objective_(make_subspace_objective(objective_, model.subspace)),
+      solver_(make_linear_solver(options.linear_solver, num_unknowns(model.subspace, model.num_dofs()))) {}
 
 StepResult StaticStepper::step(State& state, double h) {
   // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest).
@@ -26,13 +23,7 @@ StepResult StaticStepper::step(State& state, double h) {
   newton.step_scale = 1.0;
   newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
   StepResult result;
-  if (subspace_objective_) {
-    VecX y = model_.subspace.coordinates(x);
-    result.accumulate(projected_newton(*subspace_objective_, y, *solver_, newton));
-    x = model_.subspace.positions(y);
-  } else {
-    result.accumulate(projected_newton(objective_, x, *solver_, newton));
-  }
+  result.accumulate(projected_newton_on_positions(objective_, subspace_objective_.get(), x, *solver_, newton));
   state.v.setZero();
   state.x = std::move(x);
   state.t += h;

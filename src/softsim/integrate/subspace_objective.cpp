@@ -1,6 +1,7 @@
 #include "softsim/integrate/subspace_objective.hpp"
 
 #include "softsim/solve/newton_options.hpp"
+#include "softsim/solve/projected_newton.hpp"
 
 namespace softsim {
 
@@ -62,6 +63,20 @@ void SubspaceObjective::rank_one_hessian(const VecX& y, std::vector<RankOneHessi
 
 double SubspaceObjective::step_norm(const VecX& p, int vertex_l1_dim) const {
   return newton_step_norm(map_.to_positions(p), vertex_l1_dim);
+}
+
+std::unique_ptr<SubspaceObjective> make_subspace_objective(Objective& positions_objective, const SubspaceMap& map) {
+  return map.empty() ? nullptr : std::make_unique<SubspaceObjective>(positions_objective, map);
+}
+
+NewtonResult projected_newton_on_positions(Objective& positions_objective, SubspaceObjective* subspace, VecX& x,
+                                           LinearSolver& solver, const NewtonOptions& options,
+                                           std::vector<double>* history) {
+  if (!subspace) return projected_newton(positions_objective, x, solver, options, history);
+  VecX y = subspace->map().coordinates(x);
+  const NewtonResult result = projected_newton(*subspace, y, solver, options, history);
+  x = subspace->map().positions(y);
+  return result;
 }
 
 }  // namespace softsim

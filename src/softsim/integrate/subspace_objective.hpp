@@ -6,7 +6,11 @@
 // before the pull-back, so a vertex outside any subspace is constrained as before, and a body in
 // one may only be prescribed as a whole (scene_rules.cpp). Step filters see the step B p: positions
 // are linear in y, so CCD and the inversion filter apply unchanged (Lan et al. 2022, §4).
+#include <memory>
+#include <vector>
+
 #include "softsim/model/subspace_map.hpp"
+#include "softsim/solve/linear_solver.hpp"
 #include "softsim/solve/objective.hpp"
 
 namespace softsim {
@@ -26,6 +30,7 @@ class SubspaceObjective : public Objective {
   bool before_stop(const VecX& y) override { return full_.before_stop(map_.positions(y)); }
   // Newton's convergence test measures the step in positions, ||B p||.
   double step_norm(const VecX& p, int vertex_l1_dim) const override;
+  const SubspaceMap& map() const { return map_; }
 
  private:
   Objective& full_;
@@ -36,5 +41,19 @@ class SubspaceObjective : public Objective {
   SparseMat hessian_x_;
   bool has_hessian_ = false;
 };
+
+// The objective over the map's coordinates, or null when the map is empty (every vertex has its
+// own DOFs), and the number of unknowns a solve then has.
+std::unique_ptr<SubspaceObjective> make_subspace_objective(Objective& positions_objective, const SubspaceMap& map);
+inline int num_unknowns(const SubspaceMap& map, int num_dofs) {
+  return map.empty() ? num_dofs : map.num_coordinates();
+}
+
+// Projected Newton from positions x (updated in place): over the coordinates of `subspace` when
+// it is set (x taken to them and back), over x itself otherwise. The one solve of the implicit
+// stages and of the static stepper.
+NewtonResult projected_newton_on_positions(Objective& positions_objective, SubspaceObjective* subspace, VecX& x,
+                                           LinearSolver& solver, const NewtonOptions& options,
+                                           std::vector<double>* history = nullptr);
 
 }  // namespace softsim
