@@ -62,7 +62,10 @@ double OrthogonalityPotential::evaluate_dim(double kappa, const VecX& x, const A
   const double k = kappa * volume_;
   return assemble_stencils<D + 1, D>(*layout_, set_, out, [&](int, Eigen::Matrix<double, N, 1>* grad,
                                                                 Eigen::Matrix<double, N, N>* hess) {
-    if (!grad && !hess) return k * deviation(x) * deviation(x);
+    if (!grad && !hess) {
+      const double d = deviation(x);
+      return k * d * d;
+    }
     // A = D_s D_m^-1 with jets on the frame's positions, then ||A A^T - I||^2 entry by entry.
     J p[D + 1][D];
     for (int a = 0; a <= D; ++a)
