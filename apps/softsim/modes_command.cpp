@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "softsim/core/errors.hpp"
-#include "softsim/integrate/exponential/modal_subspace.hpp"
+#include "softsim/solve/modal_subspace.hpp"
 #include "softsim/integrate/exponential/second_order_system.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/io/vtu.hpp"

@@ -8,7 +8,7 @@
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "integrate/exponential/beam.hpp"
-#include "softsim/integrate/exponential/modal_subspace.hpp"
+#include "softsim/solve/modal_subspace.hpp"
 
 namespace softsim::test {
 namespace {

@@ -19,7 +19,7 @@
 #include <optional>
 
 #include "softsim/integrate/exponential/modal_split.hpp"
-#include "softsim/integrate/exponential/modal_subspace.hpp"
+#include "softsim/solve/modal_subspace.hpp"
 #include "softsim/integrate/exponential/phi_krylov.hpp"
 #include "softsim/integrate/stepper.hpp"
 

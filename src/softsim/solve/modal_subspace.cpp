@@ -1,4 +1,4 @@
-#include "softsim/integrate/exponential/modal_subspace.hpp"
+#include "softsim/solve/modal_subspace.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <Spectra/MatOp/SparseSymMatProd.h>

@@ -1,7 +1,7 @@
 // The modal subspace: eigenpairs of K x = lambda M x over the free DOFs (residual, M-orthonormality,
 // agreement of the Lanczos and dense paths), rigid modes of a free body, and the cantilever's
 // bending frequencies against Euler-Bernoulli under refinement.
-#include "softsim/integrate/exponential/modal_subspace.hpp"
+#include "softsim/solve/modal_subspace.hpp"
 
 #include <gtest/gtest.h>
 
