@@ -83,5 +83,37 @@ TEST(SubspaceMap, RefusesOverlappingAndRankDeficientGroups) {
   EXPECT_THROW(twice.add_group({2, 3, 1}, affine_weights(tri, VecX::Zero(2))), std::invalid_argument);
 }
 
+// A reduced group, x = x0 + U q over vertices 2-4 (six DOFs, two columns), beside a free vertex 0
+// and an affine-free vertex 1: the offset is the group's x0, its coordinates come at its first
+// vertex, and the round trip is exact on x0 + range(U) and not off it.
+TEST(SubspaceMap, BasisGroupFollowsOffsetPlusBasis) {
+  SubspaceMapBuilder builder(5, 2);
+  MatX U(6, 2);
+  U << 1, 0, 0, 1, 1, 1, 0, 2, -1, 0, 0.5, 0.5;
+  VecX x0(6);
+  x0 << 1, 2, 3, 4, 5, 6;
+  builder.add_basis_group({2, 3, 4}, U, x0);
+  const SubspaceMap map = builder.build();
+  ASSERT_EQ(map.num_coordinates(), 2 + 2 + 2);
+  EXPECT_EQ(map.offset.head(4), VecX::Zero(4));
+  EXPECT_EQ(map.offset.tail(6), x0);
+  VecX y(6);
+  y << 7, 8, 9, 10, 0.3, -0.2;
+  const VecX x = map.positions(y);
+  EXPECT_EQ(x.head(4), y.head(4));
+  EXPECT_LT((x.tail(6) - (x0 + U * y.tail(2))).norm(), 1e-14);
+  EXPECT_LT((map.coordinates(x) - y).norm(), 1e-13);
+  EXPECT_LT(map.distance_from_range(x), 1e-13);
+  VecX off = x;
+  off[5] += 1e-3;
+  EXPECT_GT(map.distance_from_range(off), 1e-4);
+  // A rank-deficient basis is refused.
+  SubspaceMapBuilder deficient(5, 2);
+  MatX twice(6, 2);
+  twice.col(0) = U.col(0);
+  twice.col(1) = 2.0 * U.col(0);
+  EXPECT_THROW(deficient.add_basis_group({2, 3, 4}, twice, x0), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace softsim

@@ -20,56 +20,74 @@ double SubspaceMap::distance_from_range(const VecX& x) const {
 void SubspaceMapBuilder::add_group(const std::vector<int>& vertices, const MatX& weights) {
   if (weights.rows() != static_cast<Eigen::Index>(vertices.size()))
     throw std::invalid_argument("SubspaceMapBuilder: one row of weights per vertex");
+  // W (x) I_dim with the coordinates handle-major: coordinate k * dim + a is axis a of handle k.
+  const int d = dim_;
+  MatX basis = MatX::Zero(weights.rows() * d, weights.cols() * d);
+  for (Eigen::Index i = 0; i < weights.rows(); ++i)
+    for (Eigen::Index k = 0; k < weights.cols(); ++k)
+      for (int a = 0; a < d; ++a) basis(i * d + a, k * d + a) = weights(i, k);
+  add_basis_group(vertices, basis, VecX::Zero(basis.rows()));
+}
+
+void SubspaceMapBuilder::add_basis_group(const std::vector<int>& vertices, const MatX& basis, const VecX& offset) {
+  const Eigen::Index rows = static_cast<Eigen::Index>(vertices.size()) * dim_;
+  if (basis.rows() != rows || offset.size() != rows)
+    throw std::invalid_argument("SubspaceMapBuilder: a group's basis and offset need dim rows per vertex");
   const int group = static_cast<int>(vertices_.size());
   for (int v : vertices) {
     if (v < 0 || v >= num_vertices_ || group_of_[v] != -1)
       throw std::invalid_argument("SubspaceMapBuilder: a vertex out of range or in two groups");
-    group_of_[v] = group;
   }
+  Eigen::ColPivHouseholderQR<MatX> qr(basis);
+  qr.setThreshold(1e-12);
+  if (qr.rank() < basis.cols()) throw std::invalid_argument("SubspaceMapBuilder: a group's basis is rank-deficient");
+  for (int v : vertices) group_of_[v] = group;
   vertices_.push_back(vertices);
-  weights_.push_back(weights);
+  bases_.push_back(basis);
+  offsets_.push_back(offset);
 }
 
 SubspaceMap SubspaceMapBuilder::build() const {
   const int d = dim_;
-  std::vector<int> first_handle(vertices_.size(), -1);
+  std::vector<char> placed(vertices_.size(), 0);
   std::vector<Triplet> b, l;
-  int handles = 0;
+  SubspaceMap map;
+  map.offset = VecX::Zero(num_vertices_ * d);
+  int coordinates = 0;
   for (int v = 0; v < num_vertices_; ++v) {
     const int g = group_of_[v];
     if (g < 0) {
       for (int a = 0; a < d; ++a) {
-        b.emplace_back(v * d + a, handles * d + a, 1.0);
-        l.emplace_back(handles * d + a, v * d + a, 1.0);
+        b.emplace_back(v * d + a, coordinates + a, 1.0);
+        l.emplace_back(coordinates + a, v * d + a, 1.0);
       }
-      ++handles;
+      coordinates += d;
       continue;
     }
-    if (first_handle[g] >= 0) continue;
-    first_handle[g] = handles;
-    const MatX& W = weights_[g];
+    if (placed[g]) continue;
+    placed[g] = 1;
+    const MatX& U = bases_[g];
     const std::vector<int>& verts = vertices_[g];
-    // Least squares on the group's vertices: handles = (W^T W)^-1 W^T X, exact on the range.
-    Eigen::ColPivHouseholderQR<MatX> qr(W);
-    qr.setThreshold(1e-12);
-    if (qr.rank() < W.cols()) throw std::invalid_argument("SubspaceMapBuilder: a group's weights are rank-deficient");
-    const MatX pseudo_inverse = Eigen::LDLT<MatX>(W.transpose() * W).solve(W.transpose());
+    // Least squares on the group's DOFs: q = (U^T U)^-1 U^T (x - offset), exact on the range.
+    const MatX pseudo_inverse = Eigen::LDLT<MatX>(U.transpose() * U).solve(U.transpose());
     for (std::size_t i = 0; i < verts.size(); ++i)
-      for (Eigen::Index k = 0; k < W.cols(); ++k)
-        for (int a = 0; a < d; ++a) {
-          const int coordinate = static_cast<int>((handles + k) * d + a);
-          if (W(i, k) != 0.0) b.emplace_back(verts[i] * d + a, coordinate, W(i, k));
-          if (pseudo_inverse(k, i) != 0.0) l.emplace_back(coordinate, verts[i] * d + a, pseudo_inverse(k, i));
+      for (int a = 0; a < d; ++a) {
+        const Eigen::Index row = static_cast<Eigen::Index>(i) * d + a;
+        const int dof = verts[i] * d + a;
+        map.offset[dof] = offsets_[g][row];
+        for (Eigen::Index k = 0; k < U.cols(); ++k) {
+          const int coordinate = coordinates + static_cast<int>(k);
+          if (U(row, k) != 0.0) b.emplace_back(dof, coordinate, U(row, k));
+          if (pseudo_inverse(k, row) != 0.0) l.emplace_back(coordinate, dof, pseudo_inverse(k, row));
         }
-    handles += static_cast<int>(W.cols());
+      }
+    coordinates += static_cast<int>(U.cols());
   }
-  SubspaceMap map;
-  map.basis.resize(num_vertices_ * d, handles * d);
+  map.basis.resize(num_vertices_ * d, coordinates);
   map.basis.setFromTriplets(b.begin(), b.end());
   map.basis_t = map.basis.transpose();
-  map.left_inverse.resize(handles * d, num_vertices_ * d);
+  map.left_inverse.resize(coordinates, num_vertices_ * d);
   map.left_inverse.setFromTriplets(l.begin(), l.end());
-  map.offset = VecX::Zero(num_vertices_ * d);
   return map;
 }
 

@@ -34,25 +34,30 @@ struct SubspaceMap {
   double distance_from_range(const VecX& x) const;
 };
 
-// Assembles a map from per-vertex weights over "handles": vertex i's position is
-// sum_k w_ik c_k with c_k a dim-vector of coordinates (an affine body's handles are t and the
-// columns of A, with weights 1 and the components of xbar_i - c). Vertices that no group claims
-// keep their own coordinates.
+// Assembles a map from groups of vertices, each following its own coordinates: either per-vertex
+// weights over "handles" (vertex i's position is sum_k w_ik c_k with c_k a dim-vector of
+// coordinates; an affine body's handles are t and the columns of A, with weights 1 and the
+// components of xbar_i - c), or a basis of displacements about an offset (a reduced body,
+// x = x0 + U q). Vertices that no group claims keep their own coordinates.
 class SubspaceMapBuilder {
  public:
   SubspaceMapBuilder(int num_vertices, int dim) : num_vertices_(num_vertices), dim_(dim), group_of_(num_vertices, -1) {}
   // A group of vertices (global ids) whose positions are weights (rows: vertices, columns:
   // handles) times the handles. The weights must have full column rank.
   void add_group(const std::vector<int>& vertices, const MatX& weights);
+  // A group of vertices whose DOFs (vertex-major, vertices.size() * dim rows) are offset + basis q.
+  // The basis must have full column rank.
+  void add_basis_group(const std::vector<int>& vertices, const MatX& basis, const VecX& offset);
   // Coordinates are ordered by vertex: a vertex of no group brings its dim coordinates, the first
-  // vertex of a group brings the group's handles.
+  // vertex of a group brings the group's coordinates.
   SubspaceMap build() const;
 
  private:
   int num_vertices_, dim_;
   std::vector<int> group_of_;
   std::vector<std::vector<int>> vertices_;
-  std::vector<MatX> weights_;
+  std::vector<MatX> bases_;   // per group: vertices.size() * dim x its coordinates
+  std::vector<VecX> offsets_;
 };
 
 }  // namespace softsim
