@@ -1,6 +1,7 @@
 // The incremental potential over subspace coordinates (integrate/subspace_objective.hpp), on a
 // 2D scene with an elastic affine square near the ground, a free FEM square (identity
-// coordinates) touching it, Rayleigh damping and a prescribed vertex: the reduced gradient
+// coordinates) touching it, a reduced square (5 modes, x = x0 + U q) held at one vertex,
+// Rayleigh damping and a prescribed vertex: the reduced gradient
 // and Hessian against finite differences in y; the eliminations applied in positions before the
 // pull-back; the step filter and Newton's step norm measured on B p.
 #include <gtest/gtest.h>
@@ -29,7 +30,10 @@ Model two_squares() {
        "material": {"E": 1e4, "density": 1000}, "transform": {"translate": [0, 0.104]}},
       {"name": "fem", "generator": {"type": "rectangle", "size": [0.2, 0.2], "resolution": [2, 2]},
        "material": {"E": 1e4, "density": 1000}, "transform": {"translate": [0.203, 0.106]},
-       "fixed": [{"ids": [0]}]}
+       "fixed": [{"ids": [0]}]},
+      {"name": "reduced", "generator": {"type": "rectangle", "size": [0.2, 0.2], "resolution": [2, 2]},
+       "material": {"E": 1e4, "density": 1000}, "transform": {"translate": [0.6, 0.3]},
+       "fixed": [{"ids": [0]}], "reduction": {"basis": "modes", "size": 5}}
     ],
     "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 1]}],
     "contact": {"dhat": 0.01, "kappa": 100.0},
@@ -58,7 +62,7 @@ struct Fixture {
 TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates) {
   Fixture f;
   const SubspaceMap& map = f.model.subspace;
-  ASSERT_EQ(map.num_coordinates(), 6 + 9 * 2);
+  ASSERT_EQ(map.num_coordinates(), 6 + 9 * 2 + 5);
   const VecX y = map.coordinates(f.model.rest_positions) + random_perturbation(map.num_coordinates(), 1e-3, 3);
   auto energy = [&](const VecX& z) { return f.objective->evaluate(z, nullptr, nullptr, false); };
   auto gradient = [&](const VecX& z) {

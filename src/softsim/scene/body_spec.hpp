@@ -12,6 +12,7 @@
 #include "softsim/core/enum_names.hpp"
 #include "softsim/core/types.hpp"
 #include "softsim/meshing/tetrahedralize.hpp"
+#include "softsim/subspace/reduced_basis.hpp"
 #include "softsim/volume/volume_law.hpp"
 
 namespace softsim {
@@ -38,6 +39,16 @@ struct AffineSpec {
   // demo keeps only the material's elasticity). Rigid bodies: 1e8 unless given.
   double stiffness = 0.0;
   double tolerance = 1e-6;  // rigid: largest ||A A^T - I||_F after a solve
+};
+
+// A reduced deformable body (bodies[i].reduction): x = x0 + U q with U made at load time (the
+// lowest modes, or modes mixed with modal derivatives) or read from a file written by
+// `softsim reduce` (docs/subspace-bodies.md).
+struct ReductionSpec {
+  ReducedBasisKind basis = ReducedBasisKind::modes;  // made at load time: modes or modes+derivatives
+  int size = 20;                                     // r, the number of coordinates
+  std::optional<std::filesystem::path> file;         // a basis file instead (relative to the scene)
+  std::string path;                                  // JSON path
 };
 
 enum class GeneratorType { box, hollow_box, rectangle, spring_grid, sheet, sphere, hollow_sphere, bowl };
@@ -155,6 +166,7 @@ struct BodySpec {
   std::string name;
   BodyKind kind = BodyKind::solid;
   AffineSpec affine;  // kind "affine"
+  std::optional<ReductionSpec> reduction;
   std::optional<std::filesystem::path> mesh;
   // A solid whose mesh is a closed triangle surface: the tets are made from it at load time.
   std::optional<TetrahedralizeOptions> tetrahedralize;

@@ -17,8 +17,9 @@ Model build_model(const Scene& scene) {
   add_obstacle_poses(model, scene);
   add_boundary_conditions(model, scene);
   add_contact(model, scene);
-  add_subspace_map(model, scene);
   model.finalize();
+  // Last: a reduced body's modes are computed from the finished model.
+  add_subspace_map(model, scene);
   return model;
 }
 

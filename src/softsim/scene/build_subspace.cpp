@@ -1,11 +1,15 @@
-// Affine bodies (Lan et al. 2022; Li & Jiang 2025, ch. on ABD): the orthogonality potential of
-// each, and the subspace map that makes their vertices follow x = A (xbar - c) + t.
+// Bodies in a subspace: affine bodies (Lan et al. 2022; Li & Jiang 2025, ch. on ABD), with the
+// orthogonality potential of each, and reduced deformable bodies (Li & Jiang 2025, ch. on model
+// reduction); then the subspace map that makes their vertices follow x = A (xbar - c) + t and
+// x = x0 + U q.
 #include <fmt/format.h>
 
 #include "softsim/core/errors.hpp"
 #include "softsim/mesh/quality.hpp"
+#include "softsim/scene/reduced_basis_file.hpp"
 #include "softsim/scene/scene_sections.hpp"
 #include "softsim/subspace/affine_body.hpp"
+#include "softsim/subspace/body_bases.hpp"
 #include "softsim/subspace/orthogonality_potential.hpp"
 
 namespace softsim {
@@ -15,6 +19,35 @@ namespace {
 // The body's vertices at t = 0 (rows).
 MatX body_positions(const Model& model, const Body& body) {
   return as_rows(model.rest_positions, model.dim()).middleRows(body.first_vertex, body.mesh.num_vertices());
+}
+
+// The reduced body's basis: made from the model at t = 0 or read from its file, zero at the
+// body's fixed DOFs (a basis file may come from a run that held other vertices).
+MatX reduced_basis_of(const Model& model, const Scene& scene, int b) {
+  const BodySpec& spec = scene.bodies[b];
+  const ReductionSpec& red = *spec.reduction;
+  const Body& body = model.bodies[b];
+  const int d = model.dim(), first = body.first_vertex * d, count = body.mesh.num_vertices() * d;
+  ReducedBasis basis;
+  if (red.file) {
+    const std::filesystem::path file = scene_path(scene, *red.file);
+    basis = read_reduced_basis(file);
+    if (basis.dim != d || basis.num_vertices() != body.mesh.num_vertices())
+      throw InputError(fmt::format("{}: a basis of {} vertices in {}D, but body \"{}\" ({}.file) has {} vertices in {}D",
+                                   file.string(), basis.num_vertices(), basis.dim, spec.name, red.path,
+                                   body.mesh.num_vertices(), d));
+  } else {
+    try {
+      basis = red.basis == ReducedBasisKind::modes ? modal_basis(model, b, red.size)
+                                                   : modal_derivative_basis(model, b, red.size);
+    } catch (const std::exception& e) {
+      throw InputError(fmt::format("{}: {}: {}", scene.source(), red.path, e.what()));
+    }
+  }
+  const std::vector<char>& fixed = model.boundary.fixed_dofs();
+  for (int i = 0; i < count; ++i)
+    if (fixed[first + i]) basis.columns.row(i).setZero();
+  return basis.columns;
 }
 
 }  // namespace
@@ -53,6 +86,21 @@ void add_subspace_map(Model& model, const Scene& scene) {
                                                    centre_of_mass(model, body.first_vertex, body.mesh.num_vertices())));
     any = true;
   }
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (!scene.bodies[b].reduction) continue;
+    const Body& body = model.bodies[b];
+    const int d = model.dim(), n = body.mesh.num_vertices();
+    std::vector<int> vertices(n);
+    for (int i = 0; i < n; ++i) vertices[i] = body.first_vertex + i;
+    try {
+      builder.add_basis_group(vertices, reduced_basis_of(model, scene, static_cast<int>(b)),
+                              model.rest_positions.segment(body.first_vertex * d, n * d));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(fmt::format("{}: {}: the basis is rank-deficient on the body's free vertices",
+                                   scene.source(), scene.bodies[b].reduction->path));
+    }
+    any = true;
+  }
   if (!any) return;
   model.subspace = builder.build();
   // The initial state must lie in the subspace: translations, spins (v = v0 + w x r) and uniform
@@ -60,6 +108,12 @@ void add_subspace_map(Model& model, const Scene& scene) {
   const double size = std::max(1.0, model.rest_positions.lpNorm<Eigen::Infinity>());
   if (model.subspace.distance_from_range(model.rest_positions) > 1e-9 * size)
     throw InputError(fmt::format("{}: an affine body's initial positions are not an affine image of its mesh",
+                                 scene.source()));
+  const double speed = std::max(1e-300, model.initial_velocity.lpNorm<Eigen::Infinity>());
+  if ((model.initial_velocity - model.subspace.to_positions(model.subspace.to_coordinates(model.initial_velocity)))
+          .lpNorm<Eigen::Infinity>() > 1e-8 * speed)
+    throw InputError(fmt::format("{}: a reduced body's initial velocity is not a motion of its basis (a body held by "
+                                 "fixed vertices has no rigid modes; a basis without them cannot start moving)",
                                  scene.source()));
 }
 

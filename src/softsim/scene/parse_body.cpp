@@ -135,6 +135,22 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     if (a.has("tolerance") && !b.affine.rigid) a.fail("tolerance", "applies to \"rigid\": true");
     a.finish();
   }
+  if (r.has("reduction")) {
+    if (b.kind == BodyKind::affine) r.fail("reduction", "applies to a deformable body: an affine body is already reduced");
+    const JsonReader red = r.child("reduction");
+    ReductionSpec spec;
+    spec.path = red.path();
+    if (red.has("file")) {
+      if (red.has("basis") || red.has("size"))
+        red.fail_here("give either \"file\" (a basis written by softsim reduce) or \"basis\" and \"size\"");
+      spec.file = red.string("file", "");
+    } else {
+      spec.basis = red.choice("basis", spec.basis, {ReducedBasisKind::modes, ReducedBasisKind::modes_and_derivatives});
+      spec.size = red.integer("size", spec.size, 1, 100000);
+    }
+    red.finish();
+    b.reduction = spec;
+  }
   if (r.has("mesh")) b.mesh = r.string("mesh", "");
   if (r.has("tetrahedralize")) {
     if (!is_simplex_solid(b.kind) || dim != 3 || !b.mesh)

@@ -9,16 +9,18 @@ namespace softsim {
 
 namespace {
 
-// Affine bodies are solved for their coordinates by the implicit stages in the potential form
-// (integrate/subspace_objective.hpp): other steppers would leave the subspace. Their vertices
-// cannot be prescribed one by one, only the whole body (a kinematic body; checked where the
-// selections are resolved, build_boundary.cpp).
-void check_affine_bodies(const Scene& scene) {
+// Affine and reduced bodies are solved for their coordinates by the implicit stages in the
+// potential form (integrate/subspace_objective.hpp): other steppers would leave the subspace. An
+// affine body's vertices cannot be prescribed one by one, only the whole body (a kinematic body;
+// checked where the selections are resolved, build_boundary.cpp); a reduced body's fixed vertices
+// stay where they start (its basis is zero there).
+void check_subspace_bodies(const Scene& scene) {
   const StepperOptions& integ = scene.integrator;
   for (const BodySpec& body : scene.bodies) {
-    if (body.kind != BodyKind::affine) continue;
+    if (body.kind != BodyKind::affine && !body.reduction) continue;
+    const char* kind = body.reduction ? "a reduced body" : "an affine body";
     auto refuse = [&](const std::string& what) {
-      throw InputError(fmt::format("{}: {}: an affine body {}", scene.source(), body.path, what));
+      throw InputError(fmt::format("{}: {}: {} {}", scene.source(), body.path, kind, what));
     };
     if (integ.type == IntegratorType::forward_euler || integ.type == IntegratorType::symplectic_euler ||
         is_exponential(integ.type))
@@ -34,6 +36,11 @@ void check_affine_bodies(const Scene& scene) {
     if (!body.slip.empty()) refuse("cannot slip vertex by vertex: \"slip\" is not supported");
     for (const FixedSpec& f : body.fixed)
       if (f.penalty) refuse("is prescribed by elimination only: " + f.selection.path + ".method \"penalty\" is not supported");
+    if (body.reduction) {
+      for (const FixedSpec& f : body.fixed)
+        if (!f.path.empty() || f.velocity != Vec3::Zero())
+          refuse("holds its fixed vertices where they start: " + f.selection.path + " cannot move them");
+    }
   }
 }
 
@@ -70,7 +77,7 @@ void apply_scene_rules(Scene& scene) {
     for (const ObstacleSpec& o : scene.obstacles)
       if (o.motion && o.motion->hold_when_met) refuse(o.path);
   }
-  check_affine_bodies(scene);
+  check_subspace_bodies(scene);
   // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
   // for contact is an error; one that says nothing about it gets no self-contact.
   if (is_exponential(integ.type)) {

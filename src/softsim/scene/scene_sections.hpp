@@ -54,9 +54,10 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene);
 void add_obstacle_poses(Model& model, const Scene& scene);
 // Per scene obstacle: its pose vertex, or -1 (static, or a mesh).
 std::vector<int> obstacle_pose_vertices(const Model& model, const Scene& scene);
-// Affine bodies (build_subspace.cpp): their orthogonality potentials, right after the bodies;
-// then, once every vertex exists, the model's subspace map (affine bodies' vertices follow their
-// 12 (3D) or 6 (2D) coordinates, every other vertex keeps its own).
+// Bodies in a subspace (build_subspace.cpp): the affine bodies' orthogonality potentials, right
+// after the bodies; then, on the finished model (a reduced body's modes are computed from it),
+// the model's subspace map: affine bodies' vertices follow their 12 (3D) or 6 (2D) coordinates,
+// reduced bodies' their basis, every other vertex keeps its own.
 void add_affine_potentials(Model& model, const Scene& scene);
 void add_subspace_map(Model& model, const Scene& scene);
 // Contact between the bodies and with the obstacles, and its friction (build_contact.cpp).

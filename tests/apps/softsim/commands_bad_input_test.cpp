@@ -69,6 +69,9 @@ const BadScene kBadScenes[] = {
      "output.track: no body or moving mesh obstacle is named \"bal\"", ""},
     {"affine_partly_fixed.json", "affine_partly_fixed.json", "bodies[0].fixed[0]: selects 4 of the 12 vertices",
      "prescribed as a whole"},
+    {"reduction_moving_fixed.json", "reduction_moving_fixed.json", "bodies[0]: a reduced body holds its fixed vertices",
+     "cannot move them"},
+    {"reduction_basis_missing.json", "no_such.basis.json", "cannot open the basis file", ""},
 };
 
 // Mesh files that are bad on their own: `softsim info` must reject them too (the others,

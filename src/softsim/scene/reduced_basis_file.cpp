@@ -1,0 +1,79 @@
+#include "softsim/scene/reduced_basis_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/io/atomic_file.hpp"
+#include "softsim/scene/json_reader.hpp"
+
+namespace softsim {
+
+namespace {
+constexpr const char* kFormat = "softsim reduced basis";
+}
+
+void write_reduced_basis(const std::filesystem::path& file, const std::string& body, const ReducedBasis& basis) {
+  // Numbers are written with 17 significant digits, so a basis read back is the basis written.
+  write_file_atomically(file, [&](std::ostream& out) {
+    out << fmt::format("{{\"format\": \"{}\", \"version\": 1, \"body\": {}, \"kind\": \"{}\", \"dim\": {}, "
+                       "\"num_vertices\": {},\n \"values\": [",
+                       kFormat, nlohmann::json(body).dump(), name_of(basis.kind), basis.dim, basis.num_vertices());
+    for (Eigen::Index j = 0; j < basis.values.size(); ++j) out << (j ? ", " : "") << fmt::format("{:.17g}", basis.values[j]);
+    out << "],\n \"columns\": [";
+    for (Eigen::Index j = 0; j < basis.columns.cols(); ++j) {
+      out << (j ? ",\n  [" : "\n  [");
+      for (Eigen::Index i = 0; i < basis.columns.rows(); ++i)
+        out << (i ? "," : "") << fmt::format("{:.17g}", basis.columns(i, j));
+      out << "]";
+    }
+    out << "]}\n";
+  });
+}
+
+ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open the basis file", file.string()));
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
+  }
+  if (!json.is_object()) throw InputError(fmt::format("{}: expected a JSON object (a softsim reduced basis)", file.string()));
+  const JsonReader r(json, "", file.string());
+  for (const char* key : {"format", "version", "kind", "dim", "num_vertices", "values", "columns"})
+    if (!r.has(key)) r.fail(key, "missing");
+  r.string("format", "", {kFormat});
+  r.integer("version", 1, 1, 1);
+  r.string("body", "");
+  ReducedBasis basis;
+  basis.kind = r.choice("kind", basis.kind);
+  basis.dim = r.integer("dim", 3, 2, 3);
+  const int n = r.integer("num_vertices", 0, 1, 1 << 28);
+  if (!r.has("columns") || !r.node().at("columns").is_array() || r.node().at("columns").empty())
+    r.fail("columns", "expected a non-empty array of columns");
+  const JsonReader columns = r.child("columns");
+  const int size = static_cast<int>(columns.array_size());
+  basis.values = r.vector("values", VecX(), size);
+  basis.columns.resize(static_cast<Eigen::Index>(n) * basis.dim, size);
+  for (int j = 0; j < size; ++j) {
+    const JsonReader column = columns.element(j);
+    const nlohmann::json& c = column.node();
+    if (!c.is_array() || c.size() != static_cast<std::size_t>(basis.columns.rows()))
+      column.fail_here(fmt::format("expected an array of num_vertices * dim = {} numbers, got {}", basis.columns.rows(),
+                                   describe_json(c)));
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (!c[i].is_number() || !std::isfinite(c[i].get<double>()))
+        column.fail_here(fmt::format("entry {}: expected a finite number, got {}", i, describe_json(c[i])));
+      basis.columns(static_cast<Eigen::Index>(i), j) = c[i].get<double>();
+    }
+  }
+  r.finish();
+  return basis;
+}
+
+}  // namespace softsim
