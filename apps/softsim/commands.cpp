@@ -25,6 +25,17 @@ void Commands::add_all(CLI::App& app) {
   check->add_option("scene", check_scene_, "Scene file (JSON)")->required();
   check->callback([this] { chosen_ = [this] { return check_command(check_scene_); }; });
 
+  auto* reduce = app.add_subcommand("reduce", "Write a reduced body's basis (modes, POD of a run, modes + modal derivatives)");
+  reduce->add_option("scene", reduce_.scene, "Scene file (JSON)")->required();
+  reduce->add_option("--body", reduce_.body, "The body to reduce (by name; optional for a one-body scene)");
+  reduce->add_option("--basis", reduce_.basis, "modes | pod | modes+derivatives")
+      ->check(CLI::IsMember({"modes", "pod", "modes+derivatives"}))
+      ->capture_default_str();
+  reduce->add_option("--size", reduce_.size, "Number of basis columns r")->check(CLI::Range(1, 100000))->capture_default_str();
+  reduce->add_option("--snapshots", reduce_.snapshots, "pod: the output folder of a run of the scene (its VTU frames)");
+  reduce->add_option("--out", reduce_.out, "Basis file to write (JSON)")->required();
+  reduce->callback([this] { chosen_ = [this] { return reduce_command(reduce_); }; });
+
   auto* info = app.add_subcommand("info", "Print counts, bounding box and element quality of a mesh");
   info->add_option("mesh", info_mesh_, "Mesh file (.msh, .node/.ele, .obj, .ply, .stl, .mesh)")->required();
   info->add_option("--dim", info_dim_, "Dimension for .obj meshes (2: a 2D body)")->check(CLI::IsMember({2, 3}));

@@ -22,6 +22,11 @@ struct ModesOptions {
   int count = 20;
 };
 
+struct ReduceOptions {
+  std::string scene, body, basis = "modes", out, snapshots;
+  int size = 20;
+};
+
 struct MeshOptions {
   std::string input, out;
   std::optional<double> edge_length, max_volume;
@@ -48,6 +53,7 @@ class Commands {
   // analyze damping
   AnalyzeOptions analyze_;
   ModesOptions modes_;
+  ReduceOptions reduce_;
   MeshOptions mesh_;
   // view / plot (Python tools)
   std::string view_run_, view_export_;
@@ -65,6 +71,7 @@ int run_command(const std::string& scene, const std::string& out, bool resume, s
 int check_command(const std::string& scene);
 int analyze_damping_command(const AnalyzeOptions& options);
 int analyze_modes_command(const ModesOptions& options);
+int reduce_command(const ReduceOptions& options);
 int info_command(const std::string& mesh, int dim);
 int mesh_command(const MeshOptions& options);
 // Runs python/softsim/<tool>.py with args in place of this process (view, plot).

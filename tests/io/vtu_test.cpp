@@ -107,6 +107,33 @@ TEST(WriteVtu, RejectsMismatchedData) {
   EXPECT_FALSE(std::filesystem::exists(dir / "x.vtu"));
 }
 
+// read_vtu_points gives back exactly the positions write_vtu wrote (shortest round-trip
+// floats), with point data before the points; a truncated file and a foreign one are refused
+// naming the file and line.
+TEST(ReadVtuPoints, ReadsBackWrittenPositionsAndRefusesBadFiles) {
+  test::ScratchDir dir;
+  const Mesh tris = generate_rectangle(Vec2(1, 1), Eigen::Vector2i(2, 1));
+  Eigen::MatrixXd x = tris.vertices;
+  x(1, 0) = 0.1 + 1e-17;
+  x(2, 1) = -1.0 / 3.0;
+  write_vtu(dir / "tri.vtu", tris, x, VtuFields{{"velocity", Eigen::MatrixXd::Ones(tris.num_vertices(), 2)}});
+  const Eigen::MatrixXd back = read_vtu_points(dir / "tri.vtu");
+  ASSERT_EQ(back.rows(), tris.num_vertices());
+  EXPECT_EQ(back.leftCols(2), x);
+  EXPECT_EQ(back.col(2), Eigen::VectorXd::Zero(tris.num_vertices()));
+  const std::string xml = slurp(dir / "tri.vtu");
+  std::ofstream(dir / "short.vtu") << xml.substr(0, xml.find("</Points>") - 40);
+  try {
+    read_vtu_points(dir / "short.vtu");
+    ADD_FAILURE() << "a truncated file was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("short.vtu:"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir / "other.vtu") << "<VTKFile>\n</VTKFile>\n";
+  EXPECT_THROW(read_vtu_points(dir / "other.vtu"), InputError);
+  EXPECT_THROW(read_vtu_points(dir / "missing.vtu"), InputError);
+}
+
 TEST(WritePvd, ListsFramesWithTimes) {
   test::ScratchDir dir;
   write_pvd(dir / "run.pvd", {{0.0, "frames/f_0000.vtu"}, {0.1, "frames/f_0001.vtu"}});

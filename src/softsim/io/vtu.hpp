@@ -28,3 +28,11 @@ struct PvdEntry {
 void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);
 
 }  // namespace softsim
+
+namespace softsim {
+
+// The points of a .vtu that softsim wrote (ASCII Points, 3 components): n x 3. InputError naming
+// the file and line when it is missing, not such a file, or its numbers are bad.
+Eigen::MatrixXd read_vtu_points(const std::filesystem::path& path);
+
+}  // namespace softsim
