@@ -180,6 +180,66 @@ void check_springs() {
               err.gradient, err.hessian, ratio, unprojected);
 }
 
+// Cubature weights (SimplexElasticity::set_element_weights): the energy is sum_e w_e E_e, its
+// derivatives match finite differences, element_gradient is element e's own gradient, and a step
+// that inverts only a weight-0 element passes the inversion filter.
+template <int D>
+void check_weighted_elasticity() {
+  SCOPED_TRACE("weighted D=" + std::to_string(D));
+  const Mesh mesh = small_mesh<D>();
+  const LameParameters lame = LameParameters::from_young_poisson(1e5, 0.3);
+  auto built = make_one_term_model(mesh.vertices, std::make_unique<SimplexElasticity<D>>(
+                                                      mesh.cells, mesh.vertices, make_material<D>("neo_hookean", lame), "w"));
+  const EvalContext ctx = built.ctx();
+  SimplexElasticity<D>& term = *built.term;
+  const int m = mesh.num_cells();
+  MatD<D> S = MatD<D>::Identity();
+  S(0, 0) = 1.1;
+  const VecX x = deformed_state<D>(mesh.vertices, S, 0.03, 5u + D);
+  std::vector<double> element_energy(m);
+  for (int e = 0; e < m; ++e) {
+    std::vector<double> one_hot(m, 0.0);
+    one_hot[e] = 1.0;
+    term.set_element_weights(one_hot);
+    element_energy[e] = term_energy(ctx, term, x);
+    // element_gradient is the one-hot term's gradient at the element's vertices.
+    const VecX g = term_gradient(ctx, term, x);
+    const auto ge = term.element_gradient(x, e);
+    for (int a = 0; a <= D; ++a)
+      EXPECT_LT((g.template segment<D>(mesh.cells(e, a) * D) - ge.template segment<D>(a * D)).norm(),
+                1e-12 * (1.0 + ge.norm()));
+  }
+  std::vector<double> weights(m);
+  double expected = 0.0;
+  for (int e = 0; e < m; ++e) {
+    weights[e] = e % 3 == 0 ? 0.0 : 0.5 + e;
+    expected += weights[e] * element_energy[e];
+  }
+  term.set_element_weights(weights);
+  EXPECT_NEAR(term_energy(ctx, term, x), expected, 1e-12 * std::abs(expected));
+  check_term(ctx, term, *built.model, x);
+  // A step that moves vertex v of element 0 far through it: with every weight 1 the filter stops
+  // it; with element 0 at weight 0 (when no other element holds v) it passes.
+  VecX p = VecX::Zero(x.size());
+  const int v = mesh.cells(0, 0);
+  p.template segment<D>(v * D) = 10.0 * (x.template segment<D>(mesh.cells(0, 1) * D) - x.template segment<D>(v * D));
+  std::vector<double> only_others(m, 0.0);
+  bool shared = false;
+  for (int e = 1; e < m; ++e)
+    for (int a = 0; a <= D; ++a) shared = shared || mesh.cells(e, a) == v;
+  if (!shared) {
+    for (int e = 1; e < m; ++e) only_others[e] = 1.0;
+    term.set_element_weights(only_others);
+    EXPECT_EQ(term.max_step_fraction(ctx, x, p), 1.0);
+  }
+  term.set_element_weights({});
+  EXPECT_LT(term.max_step_fraction(ctx, x, p), 1.0);
+  EXPECT_THROW(term.set_element_weights(std::vector<double>(m + 1, 1.0)), std::invalid_argument);
+}
+
+TEST(ElementDerivatives, WeightedSimplexElasticity2D) { check_weighted_elasticity<2>(); }
+TEST(ElementDerivatives, WeightedSimplexElasticity3D) { check_weighted_elasticity<3>(); }
+
 TEST(ElementDerivatives, MassSpring2D) { check_springs<2>(); }
 TEST(ElementDerivatives, MassSpring3D) { check_springs<3>(); }
 

@@ -4,6 +4,7 @@
 
 #include <Eigen/LU>
 #include <limits>
+#include <stdexcept>
 
 #include "softsim/core/errors.hpp"
 #include "softsim/core/polynomial.hpp"
@@ -76,6 +77,33 @@ MatD<D> SimplexElasticity<D>::deformation_gradient(const VecX& x, int e) const {
 }
 
 template <int D>
+void SimplexElasticity<D>::set_element_weights(std::vector<double> weights) {
+  if (!weights.empty() && weights.size() != volume_.size())
+    throw std::invalid_argument("SimplexElasticity: one cubature weight per element");
+  weights_ = std::move(weights);
+}
+
+// Shape-function gradients G ((D+1) x D): F = sum_a x_a G_a^T; rows 1..D are Dm^-1 and row 0 is
+// minus their sum.
+template <int D>
+auto SimplexElasticity<D>::shape_gradients(int e) const -> Eigen::Matrix<double, K, D> {
+  Eigen::Matrix<double, K, D> G;
+  G.template bottomRows<D>() = rest_inverse_[e];
+  G.row(0) = -rest_inverse_[e].colwise().sum();
+  return G;
+}
+
+template <int D>
+auto SimplexElasticity<D>::element_gradient(const VecX& x, int e) const -> Eigen::Matrix<double, K * D, 1> {
+  MatD<D> P;
+  material_->evaluate(deformation_gradient(x, e), &P, nullptr, false);
+  const Eigen::Matrix<double, K, D> G = shape_gradients(e);
+  Eigen::Matrix<double, K * D, 1> g;
+  for (int a = 0; a < K; ++a) g.template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
+  return g;
+}
+
+template <int D>
 void SimplexElasticity<D>::begin_step(const StepContext& ctx, const VecX& x_start) const {
   if (!material_->uses_frozen_rotation()) return;
   std::vector<MatD<D>>& R = ctx.data.of<FrozenRotations>(this).R;
@@ -88,13 +116,19 @@ double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, con
   const std::vector<MatD<D>>* frozen = frozen_rotations(ctx);
   return assemble_stencils<K, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
                                                           Eigen::Matrix<double, N, N>* hess) {
+    const double W = measure(e);
+    if (W == 0.0) {  // not a cubature element
+      if (grad) grad->setZero();
+      if (hess) hess->setZero();
+      return 0.0;
+    }
     MatD<D> F = deformation_gradient(x, e);
     const bool rotated = frozen != nullptr;
     if (rotated) F = (*frozen)[e].transpose() * F;
     MatD<D> P;
     MatD<D * D> dPdF;
     const double psi = material_->evaluate(F, grad ? &P : nullptr, hess ? &dPdF : nullptr, out.project_psd);
-    if (!grad && !hess) return volume_[e] * psi;
+    if (!grad && !hess) return W * psi;
     if (rotated) {
       // F' = R^T F: P = R P', dP/dF = (I kron R) dP'/dF' (I kron R^T).
       const MatD<D>& R = (*frozen)[e];
@@ -105,13 +139,10 @@ double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, con
         dPdF = IR * dPdF * IR.transpose();
       }
     }
-    // Shape-function gradients G ((D+1) x D): F = sum_a x_a G_a^T.
-    Eigen::Matrix<double, K, D> G;
-    G.template bottomRows<D>() = rest_inverse_[e];
-    G.row(0) = -rest_inverse_[e].colwise().sum();
+    const Eigen::Matrix<double, K, D> G = shape_gradients(e);
     if (grad) {
       // dE/dx_a = W P G_a
-      for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = volume_[e] * P * G.row(a).transpose();
+      for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = W * P * G.row(a).transpose();
     }
     if (hess) {
       // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j): the (i, k) component block
@@ -125,7 +156,7 @@ double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, con
           MatD<D> A;
           for (int j = 0; j < D; ++j)
             for (int l = 0; l < D; ++l) A(j, l) = dPdF(i + D * j, k + D * l);
-          const MatD<D> R = volume_[e] * (Bi * A * Bi.transpose());
+          const MatD<D> R = W * (Bi * A * Bi.transpose());
           Eigen::Matrix<double, K, K> block;
           block.template bottomRightCorner<D, D>() = R;
           block.template block<1, D>(0, 1) = -R.colwise().sum();
@@ -135,7 +166,7 @@ double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, con
             for (int b = 0; b < K; ++b) (*hess)(a * D + i, b * D + k) = (*hess)(b * D + k, a * D + i) = block(a, b);
         }
     }
-    return volume_[e] * psi;
+    return W * psi;
   });
 }
 
@@ -148,6 +179,7 @@ class SimplexElasticity<D>::TangentOperator : public HessianOperator {
       : term_(term), frozen_(frozen), dPdF_(term.elements_.rows()) {
     parallel_for(term.elements_.rows(), [&](std::size_t i) {
       const int e = static_cast<int>(i);
+      if (term.measure(e) == 0.0) return;
       MatD<D> F = term.deformation_gradient(x, e);
       if (frozen_) F = (*frozen_)[e].transpose() * F;
       term.material_->evaluate(F, nullptr, &dPdF_[e], false);
@@ -159,6 +191,8 @@ class SimplexElasticity<D>::TangentOperator : public HessianOperator {
     for (const auto& color : t.layout_->colors(t.set_)) {  // no two elements of a colour share a vertex
       parallel_for(color.size(), [&](std::size_t i) {
         const int e = color[i];
+        const double W = t.measure(e);
+        if (W == 0.0) return;
         MatD<D> dF = edge_matrix<D>(p, t.elements_, e) * t.rest_inverse_[e];
         if (frozen_) dF = (*frozen_)[e].transpose() * dF;
         const VecD<D * D> dP_vec = dPdF_[e] * Eigen::Map<const VecD<D * D>>(dF.data());
@@ -166,9 +200,9 @@ class SimplexElasticity<D>::TangentOperator : public HessianOperator {
         if (frozen_) dP = (*frozen_)[e] * dP;
         const MatD<D>& Bi = t.rest_inverse_[e];
         const VecD<D> g0 = -dP * Bi.colwise().sum().transpose();
-        out.template segment<D>(t.elements_(e, 0) * D) += weight * t.volume_[e] * g0;
+        out.template segment<D>(t.elements_(e, 0) * D) += weight * W * g0;
         for (int a = 1; a <= D; ++a)
-          out.template segment<D>(t.elements_(e, a) * D) += weight * t.volume_[e] * (dP * Bi.row(a - 1).transpose());
+          out.template segment<D>(t.elements_(e, a) * D) += weight * W * (dP * Bi.row(a - 1).transpose());
       });
     }
   }
@@ -203,6 +237,7 @@ double SimplexElasticity<D>::max_step_fraction(const EvalContext&, const VecX& x
   std::vector<double> limits(elements_.rows(), 1.0);
   parallel_for(elements_.rows(), [&](std::size_t i) {
     const int e = static_cast<int>(i);
+    if (measure(e) == 0.0) return;
     const MatD<D> A = edge_matrix<D>(x, elements_, e);
     const MatD<D> B = edge_matrix<D>(p, elements_, e);
     std::array<double, D + 1> c{};

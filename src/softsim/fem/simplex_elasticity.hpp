@@ -39,6 +39,13 @@ class SimplexElasticity : public Energy {
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
 
   const std::vector<double>& rest_volumes() const { return volume_; }
+  // Cubature (Li & Jiang 2025, ch. 26; An et al. 2008): element e's energy counts weights[e]
+  // times (one weight per element, >= 0; empty: all 1). Elements of weight 0 are skipped by the
+  // energy, its derivatives and the inversion filter (a reduced body sees only its cubature
+  // elements). The mass, made from rest_volumes() when the body is built, is not affected.
+  void set_element_weights(std::vector<double> weights);
+  // dE_e/dx over the element's D + 1 vertices (unweighted, rest frame): W_e P(F_e) G_a per vertex.
+  Eigen::Matrix<double, K * D, 1> element_gradient(const VecX& x, int e) const;
   // The inversion filter is on by default; the scene's solver.inversion_filter turns it off.
   void set_inversion_filter(bool on) { inversion_filter_ = on; }
   const MatXi& elements() const { return elements_; }
@@ -51,6 +58,9 @@ class SimplexElasticity : public Energy {
   std::shared_ptr<const Material<D>> material_;
   std::vector<MatD<D>> rest_inverse_;  // Dm^-1
   std::vector<double> volume_;         // rest measure W_e
+  std::vector<double> weights_;        // cubature weights (empty: all 1)
+  double measure(int e) const { return weights_.empty() ? volume_[e] : weights_[e] * volume_[e]; }
+  Eigen::Matrix<double, K, D> shape_gradients(int e) const;
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
   bool inversion_filter_ = true;
