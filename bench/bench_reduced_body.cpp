@@ -5,7 +5,8 @@
 // and of the reduced one (r coordinates), their ratio, Newton iterations per step, and the largest
 // distance of a reduced vertex from the full run's after the steps.
 //   bench_reduced_body [--levels 0,1,2] [--steps 5] [--size 20] [--basis modes|modes+derivatives]
-//                      [--threads N]
+//                      [--cubature T] [--threads N]
+// --cubature T: the reduced body evaluates at most T elements, weighted (0: all elements).
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -69,7 +70,7 @@ Run run(const nlohmann::json& j, int steps) {
 int main(int argc, char** argv) {
   const int resolutions[3][3] = {{20, 3, 3}, {40, 7, 7}, {80, 16, 16}};
   std::vector<int> levels{0, 1, 2};
-  int steps = 5, size = 20, threads = 0;
+  int steps = 5, size = 20, threads = 0, cubature = 0;
   std::string basis = "modes";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--levels") && i + 1 < argc) {
@@ -82,6 +83,8 @@ int main(int argc, char** argv) {
       size = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--basis") && i + 1 < argc) {
       basis = argv[++i];
+    } else if (!std::strcmp(argv[i], "--cubature") && i + 1 < argc) {
+      cubature = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -92,8 +95,9 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<tbb::global_control> limit;
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
-  std::printf("threads %s, %d steps of backward Euler, reduced: %s r = %d\n",
-              threads > 0 ? std::to_string(threads).c_str() : "all", steps, basis.c_str(), size);
+  std::printf("threads %s, %d steps of backward Euler, reduced: %s r = %d, cubature %s\n",
+              threads > 0 ? std::to_string(threads).c_str() : "all", steps, basis.c_str(), size,
+              cubature > 0 ? ("at most " + std::to_string(cubature) + " elements").c_str() : "none");
   std::printf("%8s %8s | %10s %8s %6s | %10s %10s %8s %6s | %8s %10s\n", "tets", "DOFs", "full ms", "Newton", "failed",
               "basis s", "reduced ms", "Newton", "failed", "speed-up", "x diff m");
   for (int level : levels) {
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
     const nlohmann::json full = cantilever(res[0], res[1], res[2]);
     nlohmann::json reduced = full;
     reduced["bodies"][0]["reduction"] = {{"basis", basis}, {"size", size}};
+    if (cubature > 0) reduced["bodies"][0]["reduction"]["cubature"] = {{"elements", cubature}};
     const Run a = run(full, steps), b = run(reduced, steps);
     const int tets = 5 * res[0] * res[1] * res[2];
     // The largest distance of a reduced vertex from its full-run position after the steps.

@@ -48,6 +48,11 @@ struct ReductionSpec {
   ReducedBasisKind basis = ReducedBasisKind::modes;  // made at load time: modes or modes+derivatives
   int size = 20;                                     // r, the number of coordinates
   std::optional<std::filesystem::path> file;         // a basis file instead (relative to the scene)
+  // Cubature (reduction.cubature, solids only): at most `cubature_elements` elements with weights
+  // fitted on `cubature_poses` training poses (0: 4 r) to `cubature_tolerance`; 0 elements: none.
+  int cubature_elements = 0;
+  double cubature_tolerance = 0.01;
+  int cubature_poses = 0;
   std::string path;                                  // JSON path
 };
 

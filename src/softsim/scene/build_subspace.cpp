@@ -9,7 +9,9 @@
 #include "softsim/scene/reduced_basis_file.hpp"
 #include "softsim/scene/scene_sections.hpp"
 #include "softsim/subspace/affine_body.hpp"
+#include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/subspace/body_bases.hpp"
+#include "softsim/subspace/body_cubature.hpp"
 #include "softsim/subspace/orthogonality_potential.hpp"
 
 namespace softsim {
@@ -23,7 +25,7 @@ MatX body_positions(const Model& model, const Body& body) {
 
 // The reduced body's basis: made from the model at t = 0 or read from its file, zero at the
 // body's fixed DOFs (a basis file may come from a run that held other vertices).
-MatX reduced_basis_of(const Model& model, const Scene& scene, int b) {
+ReducedBasis reduced_basis_of(const Model& model, const Scene& scene, int b) {
   const BodySpec& spec = scene.bodies[b];
   const ReductionSpec& red = *spec.reduction;
   const Body& body = model.bodies[b];
@@ -47,7 +49,31 @@ MatX reduced_basis_of(const Model& model, const Scene& scene, int b) {
   const std::vector<char>& fixed = model.boundary.fixed_dofs();
   for (int i = 0; i < count; ++i)
     if (fixed[first + i]) basis.columns.row(i).setZero();
-  return basis.columns;
+  return basis;
+}
+
+// The body's elasticity evaluates only its cubature elements, weighted. The term is the body's
+// own and no step has run yet: this is still building the model.
+void apply_cubature(Model& model, const Scene& scene, int b, const ReducedBasis& basis) {
+  const ReductionSpec& red = *scene.bodies[b].reduction;
+  BodyCubatureOptions options;
+  options.poses = red.cubature_poses;
+  options.fit.max_elements = red.cubature_elements;
+  options.fit.tolerance = red.cubature_tolerance;
+  Cubature cubature;
+  try {
+    cubature = body_cubature(model, b, basis, options);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("{}: {}.cubature: {}", scene.source(), red.path, e.what()));
+  }
+  Energy* term = model.energies()[model.bodies[b].elasticity_term].get();
+  const int elements = static_cast<int>(model.bodies[b].mesh.num_cells());
+  std::vector<double> weights(elements, 0.0);
+  for (std::size_t k = 0; k < cubature.elements.size(); ++k) weights[cubature.elements[k]] = cubature.weights[k];
+  if (model.dim() == 2)
+    dynamic_cast<SimplexElasticity<2>&>(*term).set_element_weights(std::move(weights));
+  else
+    dynamic_cast<SimplexElasticity<3>&>(*term).set_element_weights(std::move(weights));
 }
 
 }  // namespace
@@ -92,9 +118,10 @@ void add_subspace_map(Model& model, const Scene& scene) {
     const int d = model.dim(), n = body.mesh.num_vertices();
     std::vector<int> vertices(n);
     for (int i = 0; i < n; ++i) vertices[i] = body.first_vertex + i;
+    const ReducedBasis basis = reduced_basis_of(model, scene, static_cast<int>(b));
+    if (scene.bodies[b].reduction->cubature_elements > 0) apply_cubature(model, scene, static_cast<int>(b), basis);
     try {
-      builder.add_basis_group(vertices, reduced_basis_of(model, scene, static_cast<int>(b)),
-                              model.rest_positions.segment(body.first_vertex * d, n * d));
+      builder.add_basis_group(vertices, basis.columns, model.rest_positions.segment(body.first_vertex * d, n * d));
     } catch (const std::invalid_argument& e) {
       throw InputError(fmt::format("{}: {}: the basis is rank-deficient on the body's free vertices",
                                    scene.source(), scene.bodies[b].reduction->path));

@@ -148,6 +148,14 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
       spec.basis = red.choice("basis", spec.basis, {ReducedBasisKind::modes, ReducedBasisKind::modes_and_derivatives});
       spec.size = red.integer("size", spec.size, 1, 100000);
     }
+    if (red.has("cubature")) {
+      if (b.kind != BodyKind::solid) red.fail("cubature", "applies to a \"solid\" body (FEM triangles or tetrahedra)");
+      const JsonReader c = red.child("cubature");
+      spec.cubature_elements = c.integer("elements", 60, 1, 1000000);
+      spec.cubature_tolerance = c.number("tolerance", spec.cubature_tolerance, 1e-12, 1.0);
+      spec.cubature_poses = c.integer("poses", 0, 1, 100000);
+      c.finish();
+    }
     red.finish();
     b.reduction = spec;
   }
