@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
-#include <regex>
 
 #include "commands.hpp"
 #include "softsim/core/errors.hpp"
@@ -37,10 +37,17 @@ MatX snapshots_of(const std::filesystem::path& run, const Model& model, int b, s
   const fs::path frames = run / "frames";
   if (!fs::is_directory(frames))
     throw InputError(fmt::format("{}: no frames/ folder: --snapshots names the output folder of softsim run", run.string()));
-  const std::regex pattern(bodies == 1 ? std::string("frame_[0-9]+\\.vtu") : body.name + "_[0-9]+\\.vtu");
+  // PREFIX digits .vtu, the prefix taken literally (a body's name is free text).
+  const std::string prefix = bodies == 1 ? std::string("frame_") : body.name + "_";
+  auto is_frame = [&](const std::string& name) {
+    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - 4, 4, ".vtu") != 0)
+      return false;
+    return std::all_of(name.begin() + prefix.size(), name.end() - 4, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(frames))
-    if (std::regex_match(entry.path().filename().string(), pattern)) files.push_back(entry.path());
+    if (is_frame(entry.path().filename().string())) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   if (files.empty()) throw InputError(fmt::format("{}: no VTU frames of body \"{}\" (the run must write \"vtu\" frames)",
                                                   frames.string(), body.name));
@@ -78,7 +85,11 @@ int reduce_command(const ReduceOptions& o) {
         basis = pod_basis(model, b, snapshots_of(o.snapshots, model, b, scene.bodies.size()), o.size);
         break;
     }
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError&) {
+    throw;
+  } catch (const RunError&) {
+    throw;
+  } catch (const std::exception& e) {  // the eigensolver or the fit refused the body
     throw InputError(fmt::format("{}: body \"{}\": {}", scene.source(), scene.bodies[b].name, e.what()));
   }
   write_reduced_basis(o.out, scene.bodies[b].name, basis);

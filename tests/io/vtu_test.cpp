@@ -129,6 +129,15 @@ TEST(ReadVtuPoints, ReadsBackWrittenPositionsAndRefusesBadFiles) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("short.vtu:"), std::string::npos) << e.what();
   }
+  std::string claims_more = xml;
+  claims_more.replace(claims_more.find("NumberOfPoints=\""), 17, "NumberOfPoints=\"1000000000");
+  std::ofstream(dir / "claims_more.vtu") << claims_more;
+  try {
+    read_vtu_points(dir / "claims_more.vtu");
+    ADD_FAILURE() << "a count the file cannot hold was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is more than the rest of the file can hold"), std::string::npos) << e.what();
+  }
   std::ofstream(dir / "other.vtu") << "<VTKFile>\n</VTKFile>\n";
   EXPECT_THROW(read_vtu_points(dir / "other.vtu"), InputError);
   EXPECT_THROW(read_vtu_points(dir / "missing.vtu"), InputError);

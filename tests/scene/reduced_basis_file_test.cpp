@@ -71,6 +71,9 @@ TEST(ReducedBasisFile, RefusesMalformedFilesNamingTheKey) {
              "null.json: columns[0]: entry 2: expected a finite number, got null");
   expect_has(variant("values.json", [](auto& j) { j["values"].push_back(1.0); }), "values.json: values: expected an array of 2");
   expect_has(variant("extra.json", [](auto& j) { j["colour"] = "red"; }), "extra.json: colour");
+  // A header that claims far more than the file holds is refused before anything is allocated.
+  expect_has(variant("huge.json", [](auto& j) { j["num_vertices"] = 200000000; }),
+             "huge.json: columns[0]: expected an array of num_vertices * dim = 400000000 numbers");
   expect_has(variant("empty.json", [](auto& j) { j["columns"] = nlohmann::json::array(); }), "empty.json: columns:");
 }
 

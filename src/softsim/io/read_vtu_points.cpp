@@ -34,6 +34,9 @@ Eigen::MatrixXd read_vtu_points(const std::filesystem::path& path) {
     if (!token.empty() && token.back() == '>') break;
   }
   if (!ascii) file.fail_line("only ASCII points are read (as softsim writes them)");
+  // Each coordinate takes at least two bytes ("0 "): a larger count is a claim the file cannot hold.
+  if (static_cast<unsigned long long>(n) > file.remaining() / 6)
+    file.fail_line(fmt::format("NumberOfPoints {} is more than the rest of the file can hold", n));
   Eigen::MatrixXd points(n, 3);
   for (long long i = 0; i < n; ++i)
     for (int c = 0; c < 3; ++c) points(i, c) = file.read_double("a point coordinate");

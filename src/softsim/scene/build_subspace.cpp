@@ -63,11 +63,20 @@ void apply_cubature(Model& model, const Scene& scene, int b, const ReducedBasis&
   Cubature cubature;
   try {
     cubature = body_cubature(model, b, basis, options);
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {
     throw InputError(fmt::format("{}: {}.cubature: {}", scene.source(), red.path, e.what()));
   }
+  if (cubature.elements.empty())
+    throw InputError(fmt::format("{}: {}.cubature: no element fits the training poses (the body's reduced elastic "
+                                 "forces are zero there)",
+                                 scene.source(), red.path));
   Energy* term = model.energies()[model.bodies[b].elasticity_term].get();
   const int elements = static_cast<int>(model.bodies[b].mesh.num_cells());
+  // What the fit reached, for describe_build (printed by softsim run and check).
+  model.bodies[b].mesh.notes.push_back(fmt::format(
+      "cubature: {} of {} elements, relative error {:.3g} on the training poses (tolerance {:g}{})",
+      cubature.elements.size(), elements, cubature.relative_error, red.cubature_tolerance,
+      cubature.relative_error > red.cubature_tolerance ? ", not reached: raise cubature.elements" : ""));
   std::vector<double> weights(elements, 0.0);
   for (std::size_t k = 0; k < cubature.elements.size(); ++k) weights[cubature.elements[k]] = cubature.weights[k];
   if (model.dim() == 2)

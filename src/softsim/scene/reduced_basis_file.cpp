@@ -59,13 +59,18 @@ ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
   const JsonReader columns = r.child("columns");
   const int size = static_cast<int>(columns.array_size());
   basis.values = r.vector("values", VecX(), size);
-  basis.columns.resize(static_cast<Eigen::Index>(n) * basis.dim, size);
+  // Every column's length first: the sizes in the header are only claims until the data match.
+  const std::size_t rows = static_cast<std::size_t>(n) * basis.dim;
   for (int j = 0; j < size; ++j) {
     const JsonReader column = columns.element(j);
     const nlohmann::json& c = column.node();
-    if (!c.is_array() || c.size() != static_cast<std::size_t>(basis.columns.rows()))
-      column.fail_here(fmt::format("expected an array of num_vertices * dim = {} numbers, got {}", basis.columns.rows(),
-                                   describe_json(c)));
+    if (!c.is_array() || c.size() != rows)
+      column.fail_here(fmt::format("expected an array of num_vertices * dim = {} numbers, got {}", rows, describe_json(c)));
+  }
+  basis.columns.resize(static_cast<Eigen::Index>(rows), size);
+  for (int j = 0; j < size; ++j) {
+    const JsonReader column = columns.element(j);
+    const nlohmann::json& c = column.node();
     for (std::size_t i = 0; i < c.size(); ++i) {
       if (!c[i].is_number() || !std::isfinite(c[i].get<double>()))
         column.fail_here(fmt::format("entry {}: expected a finite number, got {}", i, describe_json(c[i])));

@@ -36,6 +36,9 @@ NnlsResult solve_nnls(const MatX& A, const VecX& b) {
   NnlsResult out;
   out.x = VecX::Zero(n);
   std::vector<char> passive(n, 0);
+  // A variable whose own solve gives it no positive value (nearly dependent columns, round-off)
+  // is not tried again until another variable has entered: Lawson-Hanson would cycle on it.
+  std::vector<char> excluded(n, 0);
   const MatX G = A.transpose() * A;
   const VecX c = A.transpose() * b;
   VecX w = c;  // the negative gradient of ||Ax - b||^2 / 2
@@ -45,7 +48,7 @@ NnlsResult solve_nnls(const MatX& A, const VecX& b) {
     // The most promising active (zero) variable.
     Eigen::Index best = -1;
     for (Eigen::Index j = 0; j < n; ++j)
-      if (!passive[j] && w[j] > tolerance && (best < 0 || w[j] > w[best])) best = j;
+      if (!passive[j] && !excluded[j] && w[j] > tolerance && (best < 0 || w[j] > w[best])) best = j;
     if (best < 0) break;
     if (++out.iterations > cap) {
       out.converged = false;
@@ -53,6 +56,12 @@ NnlsResult solve_nnls(const MatX& A, const VecX& b) {
     }
     passive[best] = 1;
     VecX s = solve_on(G, c, passive);
+    if (!(s[best] > 0.0)) {
+      passive[best] = 0;
+      excluded[best] = 1;
+      continue;
+    }
+    std::fill(excluded.begin(), excluded.end(), 0);
     // Inner loop: step back towards x until the passive set's solution is positive.
     while (true) {
       double alpha = 1.0;

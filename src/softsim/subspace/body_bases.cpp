@@ -1,6 +1,7 @@
 #include "softsim/subspace/body_bases.hpp"
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -51,6 +52,9 @@ std::vector<char> body_fixed(const Model& model, BodyDofs d) {
 }
 
 ModalSubspace body_modes(const Model& model, BodyDofs d, int size) {
+  const std::vector<char> fixed = body_fixed(model, d);
+  if (std::all_of(fixed.begin(), fixed.end(), [](char f) { return f != 0; }))
+    throw std::invalid_argument("every DOF of the body is fixed: there is nothing to reduce");
   ModalOptions options;
   options.count = size;
   return lowest_modes(body_stiffness(model, d, model.rest_positions, true), block(model.mass_matrix(), d),
