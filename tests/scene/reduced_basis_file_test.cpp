@@ -62,6 +62,9 @@ TEST(ReducedBasisFile, RefusesMalformedFilesNamingTheKey) {
   expect_has(refusal(dir.path() / "missing.json"), "missing.json: cannot open");
   std::ofstream(dir.path() / "broken.json") << "{\"format\": ";
   expect_has(refusal(dir.path() / "broken.json"), "broken.json: not valid JSON");
+  // A number nlohmann cannot hold is an out_of_range, not a parse_error (found by the fuzzer).
+  std::ofstream(dir.path() / "overflow.json") << "{\"format\": \"softsim reduced basis\", \"version\": 7E7777777777777}";
+  expect_has(refusal(dir.path() / "overflow.json"), "overflow.json: not valid JSON");
   expect_has(variant("format.json", [](auto& j) { j["format"] = "mesh"; }), "format.json: format: expected one of");
   expect_has(variant("nokind.json", [](auto& j) { j.erase("kind"); }), "nokind.json: kind: missing");
   expect_has(variant("dim.json", [](auto& j) { j["dim"] = 4; }), "dim.json: dim:");

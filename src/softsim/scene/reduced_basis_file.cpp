@@ -40,7 +40,7 @@ ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // bad syntax, or a number out of range
     throw InputError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
   }
   if (!json.is_object()) throw InputError(fmt::format("{}: expected a JSON object (a softsim reduced basis)", file.string()));
