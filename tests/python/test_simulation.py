@@ -107,8 +107,13 @@ def test_frames_are_bitwise_those_of_the_cli(drop_scene, tmp_path):
     assert cli.returncode == 0, cli.stderr
     report = softsim.run(scene_file, out_dir=tmp_path / "py", progress=False)
     assert report["status"] == "ok"
-    frames = sorted(os.listdir(tmp_path / "cli" / "frames"))
-    assert len(frames) >= 8 and frames == sorted(os.listdir(tmp_path / "py" / "frames"))
+    # Every file under frames/, the analytic obstacles' outlines in frames/obstacles/ included.
+    def files(root):
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+    frames = files(tmp_path / "cli" / "frames")
+    assert len(frames) >= 8 and frames == files(tmp_path / "py" / "frames")
+    assert any(f.startswith("obstacles/") for f in frames)
     match, mismatch, errors = filecmp.cmpfiles(tmp_path / "cli" / "frames", tmp_path / "py" / "frames", frames,
                                                shallow=False)
     assert mismatch == [] and errors == []

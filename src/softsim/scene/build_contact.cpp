@@ -19,31 +19,12 @@
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/mesh/quality.hpp"
 #include "softsim/mesh/surface.hpp"
+#include "softsim/scene/analytic_obstacles.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
 
 namespace {
-
-AnalyticObstacle analytic_obstacle(const ObstacleSpec& o, int dim) {
-  AnalyticObstacle shape;
-  shape.point = o.point.head(dim);
-  switch (o.type) {
-    case ObstacleType::plane:
-      shape.shape = AnalyticObstacle::Shape::Plane;
-      shape.normal = o.normal.head(dim);
-      break;
-    case ObstacleType::sphere:
-      shape.shape = AnalyticObstacle::Shape::Sphere;
-      shape.radius = o.radius;
-      break;
-    default:
-      shape.shape = AnalyticObstacle::Shape::Box;
-      shape.half_extents = 0.5 * o.size.head(dim);
-      break;
-  }
-  return shape;
-}
 
 // Friction groups: the model's bodies (moving mesh obstacles included) by index, then every
 // scene obstacle k as group (number of bodies + k).
@@ -262,9 +243,11 @@ SignedGapGeometry signed_gap_geometry(const Model& model, const Scene& scene, do
   }
   for (const Mesh& mesh : static_meshes)
     g.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
+  const std::vector<int> poses = obstacle_pose_vertices(model, scene);
   for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
     if (scene.obstacles[k].is_analytic()) {
       g.obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
+      g.obstacles.back().pose_vertex = poses[k];
       // Friction groups: bodies, then obstacles by scene index (friction_options).
       g.friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
     }
@@ -365,11 +348,6 @@ void add_contact(Model& model, const Scene& scene) {
   if (mesh_obstacles && !scene.contact.enabled)
     throw InputError(fmt::format("{}: contact.enabled: mesh obstacles need contact between bodies, which is disabled",
                                  scene.source()));
-  for (const ObstacleSpec& o : scene.obstacles)
-    if (o.is_moving_analytic() && scene.contact.type != ContactType::barrier)
-      throw InputError(fmt::format("{}: {}: a moving {} needs barrier contact (contact.type \"barrier\"); penalty "
-                                   "and constraint contact take static analytic obstacles only",
-                                   scene.source(), o.path, name_of(o.type)));
   switch (scene.contact.type) {
     case ContactType::constraint: add_constraint_contact(model, scene); break;
     case ContactType::penalty: add_penalty_contact(model, scene); break;

@@ -13,6 +13,7 @@
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/integrate/constraint/corrective_motion.hpp"
 #include "softsim/io/atomic_file.hpp"
+#include "softsim/scene/analytic_obstacles.hpp"
 #include "softsim/sim/body_tracker.hpp"
 #include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/frame_writer.hpp"
@@ -150,9 +151,10 @@ struct Simulation::Impl {
 void Simulation::Impl::open() {
   model.boundary.apply_positions(state.x, model.rest_positions, 0.0);
   if (options.resume && !writes) throw InputError("resume: no output folder given to resume from");
-  if (writes)
+  if (writes) {
     frames.emplace(model, options.out_dir / "frames", scene.output.writes(OutputFormat::vtu),
-                   scene.output.writes(OutputFormat::obj));
+                   scene.output.writes(OutputFormat::obj), scene_analytic_obstacles(model, scene));
+  }
   if (options.resume) {
     // Everything is checked before anything is written: a refused resume leaves the outputs as they were.
     Checkpoint c = read_checkpoint(checkpoint_file);

@@ -69,6 +69,38 @@ TEST(ContactConstraint, ObstacleContactUsesTheSignedDistanceAndItsGradient) {
   EXPECT_LT((c->anchor - Vec3(0, 1, 0)).norm(), 1e-14);
 }
 
+// A moving obstacle's contact is the stencil (p, pose) with weights (1, -1): the obstacle and its
+// closest point are carried by the pose, so moving p and the pose together changes neither the
+// gap nor r, and moving the pose alone changes r by minus that motion.
+TEST(ContactConstraint, MovingObstacleContactFollowsThePose) {
+  AnalyticObstacle sphere;
+  sphere.shape = AnalyticObstacle::Shape::Sphere;
+  sphere.point = Vec3(0, 0, 0);
+  sphere.radius = 1.0;
+  sphere.pose_vertex = 1;
+  const std::vector<AnalyticObstacle> obstacles{sphere};
+  const Vec3 pose(0.3, -0.2, 0.1);  // the sphere's centre now
+  const VertexRows V = rows({pose + Vec3(0, 0.99, 0), pose});
+  PenaltyContactPoint point;
+  point.stencil = ContactStencil::point_obstacle(0, 0);
+  point.stencil.num_vertices = 2;
+  point.stencil.ids[1] = 1;
+  const auto c = make_contact_constraint(point, V, obstacles, 0.0);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->weight[0], 1.0);
+  EXPECT_DOUBLE_EQ(c->weight[1], -1.0);
+  const ContactGeometry g = contact_geometry(*c, V, obstacles);
+  EXPECT_NEAR(g.gap, -0.01, 1e-14);
+  EXPECT_LT((g.normal - Vec3::UnitY()).norm(), 1e-14);
+  EXPECT_LT((relative_position(*c, V) - Vec3(0, -0.01, 0)).norm(), 1e-14);
+  const Vec3 shift(0.5, 0.25, -0.75);
+  const VertexRows both = rows({pose + Vec3(0, 0.99, 0) + shift, pose + shift});
+  EXPECT_NEAR(contact_geometry(*c, both, obstacles).gap, -0.01, 1e-14);
+  EXPECT_LT((relative_position(*c, both) - Vec3(0, -0.01, 0)).norm(), 1e-14);
+  const VertexRows pose_only = rows({pose + Vec3(0, 0.99, 0), pose + Vec3(0.02, 0.0, 0.0)});
+  EXPECT_LT((relative_position(*c, pose_only) - Vec3(-0.02, -0.01, 0)).norm(), 1e-14);
+}
+
 TEST(ContactConstraint, FramesAreOrthonormalRightHandedAndKeepTheirTangent) {
   std::mt19937 rng(7);
   std::normal_distribution<double> normal(0.0, 1.0);

@@ -159,6 +159,49 @@ TEST(PenaltyContactEnergy, VerticesAgainstPlaneSphereAndBox) {
   }
 }
 
+// A moving obstacle: its pose is a model vertex (not a collision vertex) and every contact with
+// it is the stencil (vertex, pose), the distance taken at the rest pose. The gradient and
+// Hessian over both (the pose's rows are the negated sums of the vertices') against finite
+// differences, and the gap equals the static obstacle's gap of the shifted vertex.
+TEST(PenaltyContactEnergy, MovingObstacleCouplesEachVertexWithThePose) {
+  MatX V(4, 3);
+  V << 0.0, -0.02, 0.0, 0.25, -0.005, 0.1, 0.1, 0.01, 0.35, 0.05, 0.6, 0.1;
+  const Mesh tet = mesh_of(V, (MatXi(1, 4) << 0, 1, 2, 3).finished());
+  std::vector<AnalyticObstacle> shapes(3);
+  shapes[0] = {AnalyticObstacle::Shape::Plane, Vec3(0, -0.03, 0), Vec3(0.1, 1, 0).normalized(), 0.0, {}};
+  shapes[1] = {AnalyticObstacle::Shape::Sphere, Vec3(0.2, -0.53, 0.1), {}, 0.51, {}};
+  shapes[2] = {AnalyticObstacle::Shape::Box, Vec3(0.2, -0.53, 0.1), {}, 0.0, Vec3(2.0, 0.5, 2.0)};
+  const Vec3 moved(0.01, 0.03, -0.02);  // the pose's displacement from its rest point
+  const char* names[3] = {"moving plane", "moving sphere", "moving box"};
+  for (int k = 0; k < 3; ++k) {
+    auto t = std::make_unique<Term>();
+    t->model = model_of({tet});
+    const int pose = t->model.add_vertices((shapes[k].point + moved).transpose());
+    t->model.add_lumped_mass(pose, 1.0);
+    AnalyticObstacle moving = shapes[k];
+    moving.pose_vertex = pose;
+    PenaltyOptions o;
+    o.delta = 0.05;
+    o.kappa = 1e3;
+    o.search_radius.assign(1, 0.3);
+    auto term = std::make_unique<PenaltyContact>(t->model, build_collision_mesh(t->model),
+                                                 std::vector<AnalyticObstacle>{moving}, o);
+    t->contact = term.get();
+    t->model.add_energy(std::move(term));
+    t->model.finalize();
+    const auto points = check_energy(*t, names[k]);
+    for (const PenaltyContactPoint& p : points) {
+      ASSERT_EQ(p.stencil.kind, StencilKind::point_obstacle) << names[k];
+      ASSERT_EQ(p.stencil.num_vertices, 2) << names[k];
+      EXPECT_EQ(p.stencil.ids[1], pose) << names[k];
+      const Vec3 shifted = V.row(p.stencil.ids[0]).transpose() - moved;
+      EXPECT_NEAR(p.d, (analytic_signed_distance<double, 3>(shapes[k], shifted)), 1e-15) << names[k];
+    }
+    EXPECT_TRUE(has(points, StencilKind::point_obstacle, -1.0)) << names[k];
+    EXPECT_TRUE(has(points, StencilKind::point_obstacle, 1.0)) << names[k];
+  }
+}
+
 TEST(PenaltyContactEnergy, TwoDimensionsEdgeAndVertex) {
   // The unit square (two triangles) and a thin triangle whose tip probes it.
   MatX S(4, 2);

@@ -29,6 +29,13 @@ std::pair<Vec3, double> obstacle_normal(const AnalyticObstacle& o, const Vec3& p
   return {d.g, d.v};
 }
 
+// Vertex p of contact stencil s seen from its obstacle's rest pose (a moving obstacle's stencil
+// is (p, pose)).
+Vec3 at_rest_pose(const AnalyticObstacle& o, const ContactStencil& s, const VertexRows& V) {
+  const Vec3 p = row(V, s.ids[0]);
+  return s.num_vertices == 2 ? relative_to_rest_pose<double, 3>(o, p, row(V, s.ids[1])) : p;
+}
+
 }  // namespace
 
 std::optional<ContactConstraint> make_contact_constraint(const PenaltyContactPoint& point, const VertexRows& V,
@@ -53,8 +60,14 @@ std::optional<ContactConstraint> make_contact_constraint(const PenaltyContactPoi
     }
     case StencilKind::point_point: c.weight = {1.0, -1.0, 0.0, 0.0}; break;
     case StencilKind::point_obstacle: {
-      const auto [n, d] = obstacle_normal(obstacles[static_cast<std::size_t>(point.stencil.obstacle)], p);
+      const auto [n, d] = obstacle_normal(obstacles[static_cast<std::size_t>(point.stencil.obstacle)],
+                                          at_rest_pose(obstacles[static_cast<std::size_t>(point.stencil.obstacle)],
+                                                       point.stencil, V));
       c.anchor = p - d * n;
+      if (point.stencil.num_vertices == 2) {  // moving: the closest point is carried by the pose
+        c.weight = {1.0, -1.0, 0.0, 0.0};
+        c.anchor -= row(V, ids[1]);
+      }
       break;
     }
     case StencilKind::edge_edge: return std::nullopt;  // penalty points are vertex-feature pairs
@@ -64,9 +77,9 @@ std::optional<ContactConstraint> make_contact_constraint(const PenaltyContactPoi
 }
 
 Vec3 relative_position(const ContactConstraint& c, const VertexRows& V) {
-  if (c.stencil.kind == StencilKind::point_obstacle) return row(V, c.stencil.ids[0]) - c.anchor;
   Vec3 r = Vec3::Zero();
   for (int a = 0; a < c.stencil.num_vertices; ++a) r += c.weight[static_cast<std::size_t>(a)] * row(V, c.stencil.ids[a]);
+  if (c.stencil.kind == StencilKind::point_obstacle) r -= c.anchor;
   return r;
 }
 
@@ -86,7 +99,8 @@ ContactGeometry contact_geometry(const ContactConstraint& c, const VertexRows& V
       return g;
     }
     case StencilKind::point_obstacle: {
-      const auto [n, d] = obstacle_normal(obstacles[static_cast<std::size_t>(c.stencil.obstacle)], row(V, ids[0]));
+      const AnalyticObstacle& o = obstacles[static_cast<std::size_t>(c.stencil.obstacle)];
+      const auto [n, d] = obstacle_normal(o, at_rest_pose(o, c.stencil, V));
       g.normal = n;
       g.gap = d;
       g.valid = n.squaredNorm() > 0.0;

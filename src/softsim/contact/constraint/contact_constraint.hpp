@@ -6,7 +6,9 @@
 //   c = sum_a w_a x_a over the feature's vertices, the barycentric weights w_a fixed for the step
 //   when the contact is found, so r = sum_a weight[a] x_a with weight = (1, -w_1, ...) is linear
 //   in the positions and its Jacobian is the constant mapping J_g of the paper (eq. 26);
-//   obstacle: c = p - phi(p) grad phi(p) on the obstacle's surface (phi its signed distance).
+//   obstacle: c = p - phi(p) grad phi(p) on the obstacle's surface (phi its signed distance),
+//   r = p - c; a moving obstacle (stencil (p, pose)) carries c with its pose: r = p - x_pose -
+//   (c - x_pose) with the offset fixed when found, weight = (1, -1), phi taken at the rest pose.
 // Gaps: the normal gap is the signed distance, delta_n = n . r (face: distance to its plane;
 // edge, vertex: s |p - c| with the side s found with the contact; obstacle: phi(p)); the
 // tangential gap is the relative tangential displacement over the step, delta_t = T^T (r - r_0)
@@ -24,8 +26,8 @@ namespace softsim {
 
 struct ContactConstraint {
   ContactStencil stencil;                     // p first, then the feature's vertices (or the obstacle)
-  std::array<double, 4> weight{1.0, 0.0, 0.0, 0.0};  // r = sum_a weight[a] x_a (obstacle: x_0 - anchor)
-  Vec3 anchor = Vec3::Zero();                 // obstacle: its closest point when found
+  std::array<double, 4> weight{1.0, 0.0, 0.0, 0.0};  // r = sum_a weight[a] x_a (obstacle: minus anchor)
+  Vec3 anchor = Vec3::Zero();                 // obstacle: its closest point when found (moving: minus the pose)
   double side = 1.0;                          // edge and vertex features: s
   double mu = 0.0;                            // Coulomb coefficient of the pair
 };

@@ -35,12 +35,12 @@ struct FrictionOptions {
   // The coefficient between the sides of a contact, given one vertex of each.
   double mu_between_vertices(int a, int b) const { return mu_between_groups(group_of(a), group_of(b)); }
   // The coefficient of a contact: between the bodies of its first and last vertex, or, for a
-  // one-vertex contact, between the vertex's body and analytic obstacle `obstacle`.
+  // contact with analytic obstacle `obstacle` (>= 0; a moving one's pose is the stencil's second
+  // vertex), between the first vertex's body and the obstacle.
   double mu_of_contact(int num_vertices, const std::array<int, 4>& ids, int obstacle) const {
-    if (num_vertices > 1) return mu_between_vertices(ids[0], ids[num_vertices - 1]);
-    const int group = obstacle >= 0 && obstacle < static_cast<int>(analytic_obstacle_groups.size())
-                          ? analytic_obstacle_groups[obstacle]
-                          : -1;
+    if (obstacle < 0) return mu_between_vertices(ids[0], ids[num_vertices - 1]);
+    const int group =
+        obstacle < static_cast<int>(analytic_obstacle_groups.size()) ? analytic_obstacle_groups[obstacle] : -1;
     return mu_between_groups(group_of(ids[0]), group);
   }
   // Anyone with friction at all (the terms are only added then).

@@ -230,16 +230,19 @@ class PenaltyFrictionSource : public FrameSource<PenaltyFrictionSource> {
         n = direction_or<S, D>(V(S(c.side) * V(X[0] - X[1])), c.normal);
         break;
       case StencilKind::point_obstacle: {
-        // n from a second-order evaluation of the obstacle's distance at the value.
-        f.weights = {S(1.0), S(0.0), S(0.0), S(0.0)};
+        // n from a second-order evaluation of the obstacle's distance at the value; a moving
+        // obstacle's (p, pose) slides on the velocity of p relative to the pose.
+        const AnalyticObstacle& o = contact_.obstacles()[static_cast<std::size_t>(st.obstacle)];
+        const bool moving = st.num_vertices == 2;
+        f.weights = {S(1.0), S(moving ? -1.0 : 0.0), S(0.0), S(0.0)};
+        const V r = moving ? V(X[0] - X[1]) : X[0];
         Eigen::Matrix<Jet<D>, D, 1> pj;
         Eigen::Matrix<double, D, 1> dp;
         for (int k = 0; k < D; ++k) {
-          pj[k] = Jet<D>::variable(value_of(X[0][k]), k);
-          dp[k] = derivative_of(X[0][k]);
+          pj[k] = Jet<D>::variable(value_of(r[k]) + (moving ? o.point[k] : 0.0), k);
+          dp[k] = derivative_of(r[k]);
         }
-        const Jet<D> dj =
-            analytic_signed_distance<Jet<D>, D>(contact_.obstacles()[static_cast<std::size_t>(st.obstacle)], pj);
+        const Jet<D> dj = analytic_signed_distance<Jet<D>, D>(o, pj);
         const auto nd = unit_normal_of_distance<S>(dj.g, dj.H, dp);
         for (int k = 0; k < D; ++k) n[k] = nd[k];
         break;

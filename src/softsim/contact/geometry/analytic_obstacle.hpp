@@ -10,6 +10,7 @@
 //           nearest face). Branches are taken on the values (piecewise smooth).
 #include <Eigen/Core>
 #include <cmath>
+#include <string>
 
 #include "softsim/core/dual.hpp"
 #include "softsim/core/jet.hpp"
@@ -23,7 +24,29 @@ struct AnalyticObstacle {
   VecX normal;  // plane: unit normal towards the bodies
   double radius = 0.0;  // sphere
   VecX half_extents;    // box
+  // A moving obstacle (penalty and constraint contact; the barrier keeps its own): the model
+  // vertex whose position is the obstacle's current `point`, so the obstacle is translated by
+  // x_pose - point and a vertex p sees it at the rest pose from p - x_pose + point. -1: static.
+  // Contacts with it are two-vertex point_obstacle stencils (p, pose).
+  int pose_vertex = -1;
 };
+
+// An obstacle as a scene names it (outputs, messages).
+struct NamedObstacle {
+  std::string name;
+  AnalyticObstacle shape;
+};
+
+// p seen from the obstacle's rest pose: p - (x_pose - point) for a moving obstacle (pose the
+// pose vertex's position), p itself for a static one (pose unused).
+template <class T, int D>
+Eigen::Matrix<T, D, 1> relative_to_rest_pose(const AnalyticObstacle& o, const Eigen::Matrix<T, D, 1>& p,
+                                             const Eigen::Matrix<T, D, 1>& pose) {
+  if (o.pose_vertex < 0) return p;
+  Eigen::Matrix<T, D, 1> r = p - pose;
+  for (int k = 0; k < D; ++k) r[k] = r[k] + o.point[k];
+  return r;
+}
 
 template <class T, int D>
 T analytic_signed_distance(const AnalyticObstacle& o, const Eigen::Matrix<T, D, 1>& x) {

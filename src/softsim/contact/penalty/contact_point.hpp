@@ -11,7 +11,8 @@
 //                outward is to the right)
 //   edge (3D):   d = s |p - c|, c the closest point of the line (e0, e1)
 //   vertex:      d = s |p - v|
-//   obstacle:    the obstacle's signed distance (analytic_obstacle.hpp)
+//   obstacle:    the obstacle's signed distance (analytic_obstacle.hpp); a moving obstacle's stencil
+//                is (p, pose) and the distance is that of p - x_pose + point
 // The side s = +-1 is fixed when the point is found: the sign of (p - c) . n_pseudo with the edge's
 // or the vertex's pseudo-normal (Baerentzen & Aanaes 2005: the sum of the two faces' normals at
 // an edge, the angle-weighted sum of the faces' normals at a vertex; in 2D the sum of the two
@@ -65,8 +66,12 @@ T penalty_signed_distance(const PenaltyContactPoint& c, const Eigen::Matrix<T, D
       const V w = x[0] - x[1];
       return c.side * sqrt(dot(w, w));
     }
-    case StencilKind::point_obstacle:
-      return analytic_signed_distance<T, D>(obstacles[static_cast<std::size_t>(c.stencil.obstacle)], x[0]);
+    case StencilKind::point_obstacle: {
+      // A moving obstacle's stencil is (p, pose): the distance is taken at the rest pose.
+      const AnalyticObstacle& o = obstacles[static_cast<std::size_t>(c.stencil.obstacle)];
+      if (c.stencil.num_vertices == 1) return analytic_signed_distance<T, D>(o, x[0]);
+      return analytic_signed_distance<T, D>(o, relative_to_rest_pose<T, D>(o, x[0], x[1]));
+    }
     case StencilKind::edge_edge: break;
   }
   return T(0.0);

@@ -242,11 +242,18 @@ void obstacle_points(const CollisionMesh& mesh, const VertexRows& V, const std::
   for (std::size_t k = 0; k < obstacles.size(); ++k)
     for (int v : mesh.vertices) {
       if (mesh.is_static_vertex(v)) continue;
+      const AnalyticObstacle& o = obstacles[k];
       const Eigen::Matrix<double, D, 1> p = V.row(v).transpose();
-      const double d = analytic_signed_distance<double, D>(obstacles[k], p);
+      const Eigen::Matrix<double, D, 1> pose =
+          o.pose_vertex >= 0 ? Eigen::Matrix<double, D, 1>(V.row(o.pose_vertex).transpose()) : p;
+      const double d = analytic_signed_distance<double, D>(o, relative_to_rest_pose<double, D>(o, p, pose));
       if (!(d < delta)) continue;
       PenaltyContactPoint c;
       c.stencil = ContactStencil::point_obstacle(v, static_cast<int>(k));
+      if (o.pose_vertex >= 0) {  // the contact couples the vertex and the pose
+        c.stencil.num_vertices = 2;
+        c.stencil.ids[1] = o.pose_vertex;
+      }
       c.d = d;
       points.push_back(c);
     }

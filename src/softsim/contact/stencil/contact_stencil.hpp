@@ -6,7 +6,8 @@
 // linear motion (additive CCD). The IPC barrier, both friction models and penalty contact keep
 // their contacts as stencils; constraint contact is to build its constraint rows on them.
 //   point_triangle: p, t0, t1, t2    edge_edge: ea0, ea1, eb0, eb1    point_edge: p, e0, e1
-//   point_point: p, q                point_obstacle: p (and the analytic obstacle's index)
+//   point_point: p, q                point_obstacle: p (and the analytic obstacle's index), or
+//                                    p, pose for a moving obstacle
 // The distance of a stencil is that between its primitives (a point and a triangle, two
 // segments, a point and a segment): classified over the closest features, so an IPC candidate
 // pair is a stencil as it stands. A stencil of compact kind (point_point, point_edge) is what a
