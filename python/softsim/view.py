@@ -8,9 +8,10 @@ libjs-three and libjs-dygraphs).
 
 The frames are read from RUN_DIR/frames/simulation.pvd and its .vtu files (the ASCII VTK
 softsim writes): each body's boundary surface, per-vertex speed (|velocity|) and energy density
-(the mean over the vertex's elements). They go into run-data.js (a script, not JSON, so that the
-exported page works from file://, where pages cannot fetch files); the server rebuilds it on each
-load, so reloading shows the frames of a run still going.
+(the mean over the vertex's elements), and each analytic obstacle's surface (its own parts, files
+under frames/obstacles/: triangles in 3D, segments in 2D). They go into run-data.js (a script,
+not JSON, so that the exported page works from file://, where pages cannot fetch files); the
+server rebuilds it on each load, so reloading shows the frames of a run still going.
 """
 import argparse
 import base64
@@ -90,8 +91,33 @@ def surface_of(cells):
     return triangles, lines
 
 
+def is_flat(points, triangles, tolerance=1e-6):
+    """Whether the triangles lie in one plane (a plane obstacle's square, which the page draws
+    see-through): every vertex within tolerance x their extent of the largest triangle's plane."""
+    p = [points[3 * i:3 * i + 3] for i in range(len(points) // 3)]
+    best, normal, origin = 0.0, None, None
+    for a, b, c in triangles:
+        u = [p[b][k] - p[a][k] for k in range(3)]
+        v = [p[c][k] - p[a][k] for k in range(3)]
+        n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+        area = sum(x * x for x in n) ** 0.5
+        if area > best:
+            best, normal, origin = area, [x / area for x in n], p[a]
+    if normal is None:
+        return False
+    used = [p[i] for t in triangles for i in t]
+    extent = max(max(q[k] for q in used) - min(q[k] for q in used) for k in range(3))
+    return all(abs(sum(normal[k] * (q[k] - origin[k]) for k in range(3))) <= tolerance * extent for q in used)
+
+
 def _b64(fmt, values):
     return base64.b64encode(struct.pack(f"<{len(values)}{fmt}", *values)).decode("ascii")
+
+
+def _check_points(path, points, n):
+    # The page copies each frame's positions into one buffer: a part keeps its vertices.
+    if len(points) != 3 * n:
+        raise ViewError(f"{path}: {len(points) // 3} points where the part's first frame has {n}")
 
 
 def read_run(run_dir):
@@ -105,28 +131,46 @@ def read_run(run_dir):
         collection = ET.parse(pvd).getroot().find("Collection")
     except ET.ParseError as e:
         raise ViewError(f"{pvd}: malformed ({e})") from None
-    times, parts = [], {}
+    times, parts, obstacle_parts = [], {}, set()
     for ds in collection.findall("DataSet"):
-        t, part = float(ds.get("timestep")), int(ds.get("part", "0"))
+        t, part, file = float(ds.get("timestep")), int(ds.get("part", "0")), ds.get("file")
         if not times or times[-1] != t:
             times.append(t)
-        parts.setdefault(part, []).append(os.path.join(run_dir, "frames", ds.get("file")))
-    bodies = []
+        # Analytic obstacles are parts of their own whose files are in frames/obstacles/.
+        if file.replace("\\", "/").split("/")[0] == "obstacles":
+            obstacle_parts.add(part)
+        parts.setdefault(part, []).append(os.path.join(run_dir, "frames", file))
+    bodies, obstacles = [], []
     for part in sorted(parts):
         files = parts[part]
+        if len(files) != len(times) and part in obstacle_parts:
+            # A run resumed from a checkpoint older than obstacle output: the obstacle is not drawn.
+            continue
         if len(files) != len(times):
             raise ViewError(f"{pvd}: part {part} has {len(files)} frames for {len(times)} times")
         first = read_vtu(files[0])
         points, cells, _, _ = first
         triangles, lines = surface_of(cells)
         n = len(points) // 3
+        name = os.path.basename(files[0]).rsplit("_", 1)[0]
+        mesh = {"name": name, "vertices": n, "triangles": _b64("I", [i for t in triangles for i in t]),
+                "lines": _b64("I", [i for e in lines for i in e])}
+        if part in obstacle_parts:
+            # Positions only: an obstacle is drawn grey, never coloured by a field.
+            frames = []
+            for file, (points, _, _, _) in zip(files, itertools.chain([first], map(read_vtu, files[1:]))):
+                _check_points(file, points, n)
+                frames.append({"positions": _b64("f", points)})
+            obstacles.append(dict(mesh, flat=is_flat(first[0], triangles), frames=frames))
+            continue
         incident = [0] * n
         for _, ids in cells:
             for i in ids:
                 incident[i] += 1
         frames = []
         # Each file parsed once, one at a time (the first already is).
-        for points, cells, point_data, cell_data in itertools.chain([first], map(read_vtu, files[1:])):
+        for file, (points, cells, point_data, cell_data) in zip(files, itertools.chain([first], map(read_vtu, files[1:]))):
+            _check_points(file, points, n)
             velocity = point_data.get("velocity", [0.0] * (3 * n))
             speed = [(velocity[3 * i] ** 2 + velocity[3 * i + 1] ** 2 + velocity[3 * i + 2] ** 2) ** 0.5 for i in range(n)]
             density = [0.0] * n
@@ -135,9 +179,7 @@ def read_run(run_dir):
                     density[i] += e
             density = [d / max(k, 1) for d, k in zip(density, incident)]
             frames.append({"positions": _b64("f", points), "speed": _b64("f", speed), "energy_density": _b64("f", density)})
-        name = os.path.basename(files[0]).rsplit("_", 1)[0]
-        bodies.append({"name": name, "vertices": n, "triangles": _b64("I", [i for t in triangles for i in t]),
-                       "lines": _b64("I", [i for e in lines for i in e]), "frames": frames})
+        bodies.append(dict(mesh, frames=frames))
     stats_path = os.path.join(run_dir, "stats.csv")
     stats = open(stats_path).read() if os.path.isfile(stats_path) else ""
     summary_path = os.path.join(run_dir, "summary.json")
@@ -147,7 +189,8 @@ def read_run(run_dir):
             summary = json.load(open(summary_path))
         except ValueError:
             summary = {}
-    return {"run": os.path.abspath(run_dir), "times": times, "bodies": bodies, "stats": stats, "summary": summary}
+    return {"run": os.path.abspath(run_dir), "times": times, "bodies": bodies, "obstacles": obstacles, "stats": stats,
+            "summary": summary}
 
 
 def run_data_js(run_dir):

@@ -1,7 +1,8 @@
 // The run viewer page (view.py writes its data into run-data.js as window.SOFTSIM_RUN): the
 // bodies' surfaces frame by frame with three.js (orbit camera, play/pause, a time slider, per-vertex
-// colour by speed or energy density through three.js's Lut), and the run's stats.csv as dygraphs
-// plots. window.softsimViewer exposes the state for tests (frame, setFrame).
+// colour by speed or energy density through three.js's Lut) among the grey analytic obstacles, and
+// the run's stats.csv as dygraphs plots. window.softsimViewer exposes the state for tests (frame,
+// setFrame).
 (function () {
   "use strict";
   const run = window.SOFTSIM_RUN;
@@ -31,36 +32,45 @@
   scene.add(sun);
   const lut = new THREE.Lut("rainbow", 256);
 
-  const meshes = run.bodies.map((body) => {
-    const frames = body.frames.map((f) => ({
+  // Bodies are coloured per vertex by the chosen field. Obstacles (analytic planes, spheres, boxes:
+  // positions only) are grey whatever the field, and flat ones (planes) see-through, so that what
+  // lies behind the ground shows.
+  function addMesh(part, obstacle) {
+    const frames = part.frames.map((f) => obstacle ? { positions: decode(f.positions, Float32Array) } : {
       positions: decode(f.positions, Float32Array),
       speed: decode(f.speed, Float32Array),
       energy_density: decode(f.energy_density, Float32Array),
-    }));
+    });
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute("position", new THREE.BufferAttribute(new Float32Array(frames[0].positions), 3));
-    geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(body.vertices * 3), 3));
-    const triangles = decode(body.triangles, Uint32Array);
+    if (!obstacle) geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(part.vertices * 3), 3));
+    const triangles = decode(part.triangles, Uint32Array);
     const group = new THREE.Group();
     if (triangles.length) {
       geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
       geometry.computeVertexNormals();
-      const material = new THREE.MeshPhongMaterial({ vertexColors: THREE.VertexColors, side: THREE.DoubleSide, flatShading: true });
+      const material = obstacle
+        ? new THREE.MeshPhongMaterial({ color: 0x9a9a9a, side: THREE.DoubleSide, flatShading: true,
+          transparent: part.flat, opacity: part.flat ? 0.35 : 1, depthWrite: !part.flat })
+        : new THREE.MeshPhongMaterial({ vertexColors: THREE.VertexColors, side: THREE.DoubleSide, flatShading: true });
       group.add(new THREE.Mesh(geometry, material));
     }
-    const lines = decode(body.lines, Uint32Array);
+    const lines = decode(part.lines, Uint32Array);
     if (lines.length) {
       const lineGeometry = new THREE.BufferGeometry();
       lineGeometry.setAttribute("position", geometry.getAttribute("position"));
-      lineGeometry.setAttribute("color", geometry.getAttribute("color"));
+      if (!obstacle) lineGeometry.setAttribute("color", geometry.getAttribute("color"));
       lineGeometry.setIndex(new THREE.BufferAttribute(lines, 1));
-      group.add(new THREE.LineSegments(lineGeometry, new THREE.LineBasicMaterial({ vertexColors: THREE.VertexColors })));
+      const material = new THREE.LineBasicMaterial(obstacle ? { color: 0x808080 } : { vertexColors: THREE.VertexColors });
+      group.add(new THREE.LineSegments(lineGeometry, material));
     }
     scene.add(group);
-    return { body, frames, geometry };
-  });
+    return { body: part, frames, geometry, obstacle, surface: triangles.length > 0 };
+  }
+  const meshes = run.bodies.map((body) => addMesh(body, false));
+  const obstacles = run.obstacles.map((obstacle) => addMesh(obstacle, true));
 
-  // Field ranges over the whole run, so colours mean the same in every frame.
+  // Field ranges over the whole run, so colours mean the same in every frame (bodies only).
   const range = (field) => {
     let lo = Infinity, hi = -Infinity;
     for (const m of meshes) for (const f of m.frames) for (const v of f[field]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
@@ -97,19 +107,20 @@
     } else {
       legend.textContent = "";
     }
-    for (const m of meshes) {
+    for (const m of meshes.concat(obstacles)) {
       const frame = m.frames[i];
       m.geometry.getAttribute("position").array.set(frame.positions);
       m.geometry.getAttribute("position").needsUpdate = true;
-      m.geometry.computeVertexNormals();
+      if (m.surface) m.geometry.computeVertexNormals();
       m.geometry.computeBoundingSphere();
-      colour(m, frame, field);
+      if (!m.obstacle) colour(m, frame, field);
     }
     label.textContent = `t = ${run.times[i].toPrecision(4)} s (frame ${i + 1}/${run.times.length})`;
     highlightTime(run.times[i]);
     requestRender();
   }
 
+  // Frames the bodies only: a plane obstacle's square, a few times the scene, would zoom out.
   function frameCamera() {
     const box = new THREE.Box3();
     for (const m of meshes) { m.geometry.computeBoundingBox(); box.union(m.geometry.boundingBox); }
@@ -200,5 +211,6 @@
   setFrame(0);
   frameCamera();
   requestRender();
-  window.softsimViewer = { get frame() { return state.frame; }, setFrame, frames: run.times.length, plots: plots.length, ready: true };
+  window.softsimViewer = { get frame() { return state.frame; }, setFrame, frames: run.times.length, obstacles: obstacles.length,
+    plots: plots.length, ready: true };
 })();
