@@ -5,7 +5,9 @@
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "softsim/solve/blas_threads.hpp"
 
@@ -21,32 +23,111 @@ namespace softsim {
 namespace {
 
 // Dense Cholesky of the (small) matrix: below a few hundred unknowns a sparse factorization's
-// set-up (ordering, symbolic analysis, supernodes, its BLAS threads) costs more than the O(n^3)
-// arithmetic it saves. The dense copy is reused, so a step allocates nothing once sized.
+// set-up (ordering, symbolic analysis, supernodes, its BLAS threads) costs more than the
+// arithmetic it saves. The factorization stays inside the matrix's envelope: row i of L is zero
+// before the first column f_i where row i of A has an entry, as every fill-in is (George & Liu
+// 1981, ch. 4), so a banded matrix (a grid's springs and elements) costs n b^2 / 2 instead of
+// n^3 / 6. Rows are stored contiguously (row-major): every inner product runs over contiguous
+// memory. The storage is reused, so a step allocates nothing once sized.
 class DenseCholesky : public LinearSolver {
  public:
   std::string name() const override { return "dense"; }
-  bool compute(const SparseMat& A) override {
-    dense_.setZero(A.rows(), A.cols());
-    for (int c = 0; c < A.outerSize(); ++c)
-      for (SparseMat::InnerIterator it(A, c); it; ++it)
-        if (it.row() >= c) dense_(it.row(), c) = it.value();  // the lower triangle is what LLT reads
-    // Unblocked: at these sizes the blocked factorization's matrix-product kernels cost more
-    // than they save (Eigen's own LLT blocks from 8 columns on).
-    factored_ = Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(dense_) < 0;
-    return factored_;
+  bool compute(const SparseMat& matrix) override {
+    // One value per stored entry: an uncompressed matrix is compressed into a copy first.
+    const SparseMat* compressed = &matrix;
+    if (!matrix.isCompressed()) {
+      copy_ = matrix;
+      copy_.makeCompressed();
+      compressed = &copy_;
+    }
+    const SparseMat& A = *compressed;
+    const Eigen::Index n = A.rows();
+    if (!same_pattern(A)) analyze(A);
+    for (Eigen::Index i = 0; i < n; ++i) L_.row(i).segment(first(i), i - first(i) + 1).setZero();
+    double* L = L_.data();
+    const double* values = A.valuePtr();
+    for (std::size_t k = 0; k < position_.size(); ++k)
+      if (position_[k] >= 0) L[position_[k]] = values[k];
+    factored_ = false;
+    // Right-looking: column k is scaled, then the rows it reaches take its rank-one update, one
+    // contiguous axpy per row (independent rows: no chain of divisions and short dot products).
+    for (Eigen::Index k = 0; k < n; ++k) {
+      const double d = L_(k, k);
+      if (!(d > 0.0)) return false;
+      const double lkk = std::sqrt(d), inverse = 1.0 / lkk;
+      L_(k, k) = lkk;
+      const Eigen::Index end = std::max(k, last_[static_cast<std::size_t>(k)]) + 1;
+      for (Eigen::Index i = k + 1; i < end; ++i)
+        column_[i] = first(i) <= k ? (L_(i, k) *= inverse) : 0.0;
+      for (Eigen::Index i = k + 1; i < end; ++i) {
+        const double c = column_[i];
+        if (c == 0.0) continue;
+        double* row = L_.row(i).data();
+        const double* col = column_.data();
+        for (Eigen::Index j = k + 1; j <= i; ++j) row[j] -= c * col[j];
+      }
+    }
+    factored_ = true;
+    return true;
   }
   bool solve(const VecX& b, VecX& x, LinearSolveStats* stats = nullptr) override {
     if (!factored_) return false;
     x = b;
-    dense_.triangularView<Eigen::Lower>().solveInPlace(x);
-    dense_.triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+    const Eigen::Index n = L_.rows();
+    for (Eigen::Index i = 0; i < n; ++i) {  // L y = b
+      const Eigen::Index fi = first(i);
+      x[i] = (x[i] - L_.row(i).segment(fi, i - fi).dot(x.segment(fi, i - fi))) / L_(i, i);
+    }
+    for (Eigen::Index i = n - 1; i >= 0; --i) {  // L^T x = y, by rows of L
+      const Eigen::Index fi = first(i);
+      x[i] /= L_(i, i);
+      x.segment(fi, i - fi) -= x[i] * L_.row(i).segment(fi, i - fi).transpose();
+    }
     if (stats) *stats = {};
     return x.allFinite();
   }
 
  private:
-  MatX dense_;
+  // The envelope, and where each stored value of A goes in L, depend on the pattern only: kept
+  // while it is unchanged (compared exactly, O(nnz)), as the sparse direct solvers keep theirs.
+  // A is compressed.
+  bool same_pattern(const SparseMat& A) const {
+    return L_.rows() == A.rows() && !outer_.empty() &&
+           static_cast<std::size_t>(A.nonZeros()) == inner_.size() &&
+           std::equal(outer_.begin(), outer_.end(), A.outerIndexPtr()) &&
+           std::equal(inner_.begin(), inner_.end(), A.innerIndexPtr());
+  }
+  void analyze(const SparseMat& A) {
+    const Eigen::Index n = A.rows();
+    first_.resize(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) first_[static_cast<std::size_t>(i)] = i;
+    position_.assign(static_cast<std::size_t>(A.nonZeros()), -1);
+    for (Eigen::Index c = 0; c < A.outerSize(); ++c)
+      for (SparseMat::InnerIterator it(A, c); it; ++it)
+        if (it.row() > c) first_[static_cast<std::size_t>(it.row())] = std::min(first_[static_cast<std::size_t>(it.row())], c);
+    // The last row whose envelope reaches column k (rows below it have L(i, k) = 0).
+    last_.assign(static_cast<std::size_t>(n), 0);
+    for (Eigen::Index i = 0; i < n; ++i) last_[static_cast<std::size_t>(first(i))] = i;
+    for (Eigen::Index k = 1; k < n; ++k)
+      last_[static_cast<std::size_t>(k)] = std::max(last_[static_cast<std::size_t>(k)], last_[static_cast<std::size_t>(k - 1)]);
+    L_.resize(n, n);
+    column_.resize(n);
+    for (Eigen::Index c = 0; c < A.outerSize(); ++c)
+      for (Eigen::Index k = A.outerIndexPtr()[c]; k < A.outerIndexPtr()[c + 1]; ++k) {
+        const Eigen::Index r = A.innerIndexPtr()[k];
+        if (r >= c) position_[static_cast<std::size_t>(k)] = r * n + c;  // the lower triangle is what is read
+      }
+    outer_.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
+    inner_.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+  }
+  Eigen::Index first(Eigen::Index i) const { return first_[static_cast<std::size_t>(i)]; }
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> L_;
+  std::vector<Eigen::Index> first_;  // per row: its envelope's first column
+  std::vector<Eigen::Index> last_;   // per column: the last row whose envelope reaches it
+  VecX column_;                      // the column being eliminated
+  std::vector<Eigen::Index> position_;  // per stored value of A: its offset in L, -1 above the diagonal
+  std::vector<int> outer_, inner_;    // the pattern analysed
+  SparseMat copy_;                    // an uncompressed input, compressed
   bool factored_ = false;
 };
 
