@@ -13,11 +13,13 @@
 #include <Eigen/LU>
 #include <Eigen/Geometry>
 #include <cstdio>
+#include <random>
 
 #include "support/fem_models.hpp"
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
+#include "softsim/core/psd_projection.hpp"
 #include "softsim/material/material.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "support/finite_difference.hpp"
@@ -243,6 +245,26 @@ void check_weighted_elasticity() {
 TEST(ElementDerivatives, WeightedSimplexElasticity2D) { check_weighted_elasticity<2>(); }
 TEST(ElementDerivatives, WeightedSimplexElasticity3D) { check_weighted_elasticity<3>(); }
 
+// The closed-form projection of a spring's Hessian block equals the eigen-decomposition's
+// (project_psd) to round-off, stretched, compressed and collapsed.
+template <int D>
+void check_spring_projection() {
+  std::mt19937 rng(41u + D);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    VecD<D> d;
+    for (int k = 0; k < D; ++k) d[k] = u(rng);
+    const double l2 = d.squaredNorm() * (trial % 3 == 0 ? 0.5 : (trial % 3 == 1 ? 1.5 : 4.0));
+    MatD<D> reference = spring_hessian_block<D>(d, l2, 1e3, false);
+    project_psd(reference);
+    const MatD<D> closed = spring_hessian_block<D>(d, l2, 1e3, true);
+    EXPECT_LE((closed - reference).norm(), 1e-12 * reference.norm() + 1e-12) << "trial " << trial;
+  }
+  EXPECT_EQ(spring_hessian_block<D>(VecD<D>::Zero(), 1.0, 1e3, true), MatD<D>::Zero());
+}
+
+TEST(ElementDerivatives, MassSpringClosedFormProjection2D) { check_spring_projection<2>(); }
+TEST(ElementDerivatives, MassSpringClosedFormProjection3D) { check_spring_projection<3>(); }
 TEST(ElementDerivatives, MassSpring2D) { check_springs<2>(); }
 TEST(ElementDerivatives, MassSpring3D) { check_springs<3>(); }
 

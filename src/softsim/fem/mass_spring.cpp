@@ -2,9 +2,21 @@
 
 #include "softsim/core/dual.hpp"
 #include "softsim/core/parallel.hpp"
-#include "softsim/core/psd_projection.hpp"
 
 namespace softsim {
+
+template <int D>
+MatD<D> spring_hessian_block(const VecD<D>& d, double l2, double k, bool project) {
+  const double n2 = d.squaredNorm();
+  // Eigenvalues: (2k/l2)(3|d|^2 - l2) along d, (2k/l2)(|d|^2 - l2) orthogonal to it. Only a
+  // compressed spring has a negative one; its projection keeps the part along d (closed form: no
+  // eigensolver in the inner loop of small scenes).
+  if (project && n2 < l2) {
+    const double along = (2.0 * k / l2) * (3.0 * n2 - l2);
+    return along > 0.0 ? MatD<D>((along / n2) * d * d.transpose()) : MatD<D>::Zero();
+  }
+  return (2.0 * k / l2) * (2.0 * d * d.transpose() + (n2 - l2) * MatD<D>::Identity());
+}
 
 template <int D>
 MassSpring<D>::MassSpring(const MatXi& edges, const MatX& rest, double stiffness)
@@ -34,9 +46,8 @@ double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const Assembly
       grad->template tail<D>() = -g;
     }
     if (hess) {
-      MatD<D> Hd = (2.0 * stiffness_ / l2) * (2.0 * d * d.transpose() + (d.squaredNorm() - l2) * MatD<D>::Identity());
       // [[H, -H], [-H, H]] has the eigenvalues of 2H and zeros: projecting H projects the block.
-      if (out.project_psd) project_psd(Hd);
+      const MatD<D> Hd = spring_hessian_block<D>(d, l2, stiffness_, out.project_psd);
       hess->template topLeftCorner<D, D>() = Hd;
       hess->template bottomRightCorner<D, D>() = Hd;
       hess->template topRightCorner<D, D>() = -Hd;
@@ -84,5 +95,7 @@ VecX MassSpring<D>::element_energy_density(const EvalContext&, const VecX& x) co
 
 template class MassSpring<2>;
 template class MassSpring<3>;
+template MatD<2> spring_hessian_block<2>(const VecD<2>&, double, double, bool);
+template MatD<3> spring_hessian_block<3>(const VecD<3>&, double, double, bool);
 
 }  // namespace softsim

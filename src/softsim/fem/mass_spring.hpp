@@ -5,6 +5,12 @@
 
 namespace softsim {
 
+// The block H of one spring's Hessian [[H, -H], [-H, H]] at d = x1 - x2, l2 the squared rest
+// length, k the stiffness; with `project`, H projected to PSD in closed form (its eigenvectors
+// are d and the directions orthogonal to it).
+template <int D>
+MatD<D> spring_hessian_block(const VecD<D>& d, double l2, double k, bool project);
+
 template <int D>
 class MassSpring : public Energy {
  public:
