@@ -1,10 +1,13 @@
 // With friction on, Newton's velocity tolerance defaults to eps_v / 10 (it must resolve the
-// stick-slip velocity); a tolerance given in the scene is kept.
+// stick-slip velocity); a tolerance given in the scene is kept. Body and obstacle names name
+// output files: unsafe and repeated names are refused with the key named.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "softsim/core/errors.hpp"
 #include "softsim/scene/scene.hpp"
+#include "mesh/mesh_checks.hpp"
 
 namespace softsim {
 namespace {
@@ -28,6 +31,22 @@ TEST(FrictionTolerance, NoFrictionKeepsTheDefault) {
   auto j = scene_with_friction();
   j["contact"]["friction"]["mu"] = 0.0;
   EXPECT_DOUBLE_EQ(parse_scene(j, "s.json").integrator.newton.tolerance, 1e-2);
+}
+
+TEST(Names, UnsafeOrRepeatedNamesAreRefusedWithTheirKey) {
+  auto scene = [](const std::string& body, const std::string& obstacle) {
+    nlohmann::json j = R"json({"bodies": [{"generator": {"type": "box"}}, {"generator": {"type": "box"}}],
+                               "obstacles": [{"type": "plane"}]})json"_json;
+    j["bodies"][1]["name"] = body;
+    j["obstacles"][0]["name"] = obstacle;
+    return j;
+  };
+  EXPECT_NO_THROW(parse_scene(scene("box-2.b", "ground floor"), "s.json"));
+  SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("a/b", "ground"), "s.json"), "bodies[1].name");
+  SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("..", "ground"), "s.json"), "bodies[1].name");
+  SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("box", ""), "s.json"), "obstacles[0].name");
+  SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("box", "body0"), "s.json"), "is also the name of bodies[0]");
+  SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("body0", "ground"), "s.json"), "bodies[1].name");
 }
 
 }  // namespace

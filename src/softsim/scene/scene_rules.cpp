@@ -44,10 +44,36 @@ void check_subspace_bodies(const Scene& scene) {
   }
 }
 
+// Body and obstacle names name output files (frames/<body>_<frame>.vtu,
+// frames/obstacles/<obstacle>_<frame>.vtu) and are what contact.friction.pairs, output.track and
+// steering refer to: each is a non-empty file-name part, and no two are the same.
+void check_names(const Scene& scene) {
+  std::vector<std::pair<std::string, std::string>> named;  // name, JSON path
+  for (const BodySpec& b : scene.bodies) named.emplace_back(b.name, b.path);
+  for (const ObstacleSpec& o : scene.obstacles) named.emplace_back(o.name, o.path);
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    const auto& [name, path] = named[i];
+    const bool unsafe = name.empty() || name == "." || name == ".." ||
+                        std::any_of(name.begin(), name.end(), [](char c) {
+                          return c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+                        });
+    if (unsafe)
+      throw InputError(fmt::format("{}: {}.name: \"{}\" cannot name output files (no '/', '\\', control "
+                                   "characters; not empty, \".\" or \"..\")",
+                                   scene.source(), path, name));
+    for (std::size_t j = 0; j < i; ++j)
+      if (named[j].first == name)
+        throw InputError(fmt::format("{}: {}.name: \"{}\" is also the name of {}: bodies and obstacles need "
+                                     "different names",
+                                     scene.source(), path, name, named[j].second));
+  }
+}
+
 }  // namespace
 
 // The rules that tie one section of a scene to another, in one place (docs/scene-format.md).
 void apply_scene_rules(Scene& scene) {
+  check_names(scene);
   StepperOptions& integ = scene.integrator;
   const auto& friction = scene.contact.friction;
   // integrator.form and integrator.nonlinear_solver: the solver decides the form; a residual

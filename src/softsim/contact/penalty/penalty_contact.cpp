@@ -56,11 +56,17 @@ GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V
   return V.cols() == 3 ? gap_derivatives<3>(c, V, obstacles) : gap_derivatives<2>(c, V, obstacles);
 }
 
+// Over the bodies' vertices: a moving obstacle's pose vertex carries a mass of its own choosing.
 double average_vertex_mass(const Model& model) {
   const std::vector<double> m = model.vertex_masses();
   double total = 0.0;
-  for (double mi : m) total += mi;
-  return m.empty() ? 0.0 : total / static_cast<double>(m.size());
+  std::size_t count = 0;
+  for (const Body& body : model.bodies)
+    for (int i = 0; i < body.mesh.num_vertices(); ++i) {
+      total += m[static_cast<std::size_t>(body.first_vertex + i)];
+      ++count;
+    }
+  return count == 0 ? 0.0 : total / static_cast<double>(count);
 }
 
 }  // namespace
