@@ -33,6 +33,13 @@ void Commands::add_all(CLI::App& app) {
       ->capture_default_str();
   reduce->add_option("--size", reduce_.size, "Number of basis columns r")->check(CLI::Range(1, 100000))->capture_default_str();
   reduce->add_option("--snapshots", reduce_.snapshots, "pod: the output folder of a run of the scene (its VTU frames)");
+  reduce->add_option("--cubature", reduce_.cubature,
+                     "Solids: fit a cubature of at most T elements on the basis and store it in the file")
+      ->check(CLI::Range(1, 1 << 30));
+  reduce->add_option("--cubature-tolerance", reduce_.cubature_tolerance,
+                     "Relative training error at which the cubature fit stops")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   reduce->add_option("--out", reduce_.out, "Basis file to write (JSON)")->required();
   reduce->callback([this] { chosen_ = [this] { return reduce_command(reduce_); }; });
 

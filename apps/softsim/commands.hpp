@@ -25,6 +25,8 @@ struct ModesOptions {
 struct ReduceOptions {
   std::string scene, body, basis = "modes", out, snapshots;
   int size = 20;
+  int cubature = 0;                 // > 0: fit a cubature of at most this many elements, stored in the file
+  double cubature_tolerance = 0.01;
 };
 
 struct MeshOptions {

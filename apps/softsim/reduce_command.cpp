@@ -1,7 +1,8 @@
 // softsim reduce: a reduced body's basis file (scene/reduced_basis_file.hpp) from a scene: the
 // lowest modes at t = 0, modes mixed with modal derivatives, or POD of the frames of a run of
 // the scene (`softsim run SCENE --out RUN`, then --snapshots RUN). A scene names the file in
-// bodies[i].reduction.file (docs/subspace-bodies.md).
+// bodies[i].reduction.file (docs/subspace-bodies.md). With --cubature T, a cubature of the body's
+// elasticity fitted on the basis is stored with it, and a scene naming the file uses it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "softsim/scene/reduced_basis_file.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/subspace/body_bases.hpp"
+#include "softsim/subspace/body_cubature.hpp"
 
 namespace softsim::cli {
 
@@ -77,6 +79,7 @@ int reduce_command(const ReduceOptions& o) {
   if (*kind == ReducedBasisKind::pod && o.snapshots.empty())
     throw InputError("--basis pod: name a run of the scene with --snapshots RUN_OUTPUT");
   ReducedBasis basis;
+  std::optional<Cubature> cubature;
   try {
     switch (*kind) {
       case ReducedBasisKind::modes: basis = modal_basis(model, b, o.size); break;
@@ -85,6 +88,15 @@ int reduce_command(const ReduceOptions& o) {
         basis = pod_basis(model, b, snapshots_of(o.snapshots, model, b, scene.bodies.size()), o.size);
         break;
     }
+    if (o.cubature > 0) {  // fitted on this basis and stored with it (An, Kim & James 2008)
+      BodyCubatureOptions options;
+      options.fit.max_elements = o.cubature;
+      options.fit.tolerance = o.cubature_tolerance;
+      cubature = body_cubature(model, b, basis, options);
+      if (cubature->elements.empty())
+        throw InputError(fmt::format("{}: body \"{}\": --cubature: no element fits the training poses",
+                                     scene.source(), scene.bodies[b].name));
+    }
   } catch (const InputError&) {
     throw;
   } catch (const RunError&) {
@@ -92,9 +104,12 @@ int reduce_command(const ReduceOptions& o) {
   } catch (const std::exception& e) {  // the eigensolver or the fit refused the body
     throw InputError(fmt::format("{}: body \"{}\": {}", scene.source(), scene.bodies[b].name, e.what()));
   }
-  write_reduced_basis(o.out, scene.bodies[b].name, basis);
+  write_reduced_basis(o.out, scene.bodies[b].name, basis, cubature);
   fmt::print("wrote {}: {} basis of body \"{}\", {} columns over {} vertices\n", o.out, name_of(basis.kind),
              scene.bodies[b].name, basis.size(), basis.num_vertices());
+  if (cubature)
+    fmt::print("cubature: {} of {} elements, relative error {:.3g} on the training poses (tolerance {:g})\n",
+               cubature->elements.size(), cubature->num_elements, cubature->relative_error, o.cubature_tolerance);
   fmt::print("column,value\n");
   for (int j = 0; j < basis.size(); ++j) fmt::print("{},{:.10g}\n", j + 1, basis.values[j]);
   return 0;

@@ -23,17 +23,19 @@ MatX body_positions(const Model& model, const Body& body) {
   return as_rows(model.rest_positions, model.dim()).middleRows(body.first_vertex, body.mesh.num_vertices());
 }
 
-// The reduced body's basis: made from the model at t = 0 or read from its file, zero at the
-// body's fixed DOFs (a basis file may come from a run that held other vertices).
-ReducedBasis reduced_basis_of(const Model& model, const Scene& scene, int b) {
+// The reduced body's basis: made from the model at t = 0 or read from its file (with the
+// cubature stored there, if any), zero at the body's fixed DOFs (a basis file may come from a
+// run that held other vertices).
+BasisFile reduced_basis_of(const Model& model, const Scene& scene, int b) {
   const BodySpec& spec = scene.bodies[b];
   const ReductionSpec& red = *spec.reduction;
   const Body& body = model.bodies[b];
   const int d = model.dim(), first = body.first_vertex * d, count = body.mesh.num_vertices() * d;
-  ReducedBasis basis;
+  BasisFile read;
+  ReducedBasis& basis = read.basis;
   if (red.file) {
     const std::filesystem::path file = scene_path(scene, *red.file);
-    basis = read_reduced_basis(file);
+    read = read_basis_file(file);
     if (basis.dim != d || basis.num_vertices() != body.mesh.num_vertices())
       throw InputError(fmt::format("{}: a basis of {} vertices in {}D, but body \"{}\" ({}.file) has {} vertices in {}D",
                                    file.string(), basis.num_vertices(), basis.dim, spec.name, red.path,
@@ -49,12 +51,37 @@ ReducedBasis reduced_basis_of(const Model& model, const Scene& scene, int b) {
   const std::vector<char>& fixed = model.boundary.fixed_dofs();
   for (int i = 0; i < count; ++i)
     if (fixed[first + i]) basis.columns.row(i).setZero();
-  return basis;
+  return read;
 }
 
-// The body's elasticity evaluates only its cubature elements, weighted. The term is the body's
-// own and no step has run yet: this is still building the model.
-void apply_cubature(Model& model, const Scene& scene, int b, const ReducedBasis& basis) {
+// The body's elasticity evaluates only the cubature's elements, weighted. The term is the body's
+// own and no step has run yet: this is still building the model. `where`: the key it came from.
+void set_cubature(Model& model, const Scene& scene, int b, const Cubature& cubature, const std::string& where,
+                  const std::string& origin) {
+  const Body& body = model.bodies[b];
+  Energy* term = body.elasticity_term >= 0 ? model.energies()[body.elasticity_term].get() : nullptr;
+  const bool simplex = model.dim() == 2 ? dynamic_cast<SimplexElasticity<2>*>(term) != nullptr
+                                        : dynamic_cast<SimplexElasticity<3>*>(term) != nullptr;
+  if (!simplex)
+    throw InputError(fmt::format("{}: {}: a cubature needs a solid body (simplex elasticity)", scene.source(), where));
+  const int elements = body.mesh.num_cells();
+  if (cubature.num_elements != elements)
+    throw InputError(fmt::format("{}: {}: the cubature was fitted on a mesh of {} elements; body \"{}\" has {}",
+                                 scene.source(), where, cubature.num_elements, body.name, elements));
+  // What the fit reached, for describe_build (printed by softsim run and check).
+  model.bodies[b].mesh.notes.push_back(fmt::format("cubature ({}): {} of {} elements, relative error {:.3g} on the "
+                                                   "training poses",
+                                                   origin, cubature.elements.size(), elements, cubature.relative_error));
+  std::vector<double> weights(elements, 0.0);
+  for (std::size_t k = 0; k < cubature.elements.size(); ++k) weights[cubature.elements[k]] = cubature.weights[k];
+  if (model.dim() == 2)
+    dynamic_cast<SimplexElasticity<2>&>(*term).set_element_weights(std::move(weights));
+  else
+    dynamic_cast<SimplexElasticity<3>&>(*term).set_element_weights(std::move(weights));
+}
+
+// Fits the cubature the scene's reduction.cubature asks for (An, Kim & James 2008).
+void fit_cubature_now(Model& model, const Scene& scene, int b, const ReducedBasis& basis) {
   const ReductionSpec& red = *scene.bodies[b].reduction;
   BodyCubatureOptions options;
   options.poses = red.cubature_poses;
@@ -70,19 +97,10 @@ void apply_cubature(Model& model, const Scene& scene, int b, const ReducedBasis&
     throw InputError(fmt::format("{}: {}.cubature: no element fits the training poses (the body's reduced elastic "
                                  "forces are zero there)",
                                  scene.source(), red.path));
-  Energy* term = model.energies()[model.bodies[b].elasticity_term].get();
-  const int elements = static_cast<int>(model.bodies[b].mesh.num_cells());
-  // What the fit reached, for describe_build (printed by softsim run and check).
-  model.bodies[b].mesh.notes.push_back(fmt::format(
-      "cubature: {} of {} elements, relative error {:.3g} on the training poses (tolerance {:g}{})",
-      cubature.elements.size(), elements, cubature.relative_error, red.cubature_tolerance,
-      cubature.relative_error > red.cubature_tolerance ? ", not reached: raise cubature.elements" : ""));
-  std::vector<double> weights(elements, 0.0);
-  for (std::size_t k = 0; k < cubature.elements.size(); ++k) weights[cubature.elements[k]] = cubature.weights[k];
-  if (model.dim() == 2)
-    dynamic_cast<SimplexElasticity<2>&>(*term).set_element_weights(std::move(weights));
-  else
-    dynamic_cast<SimplexElasticity<3>&>(*term).set_element_weights(std::move(weights));
+  set_cubature(model, scene, b, cubature, red.path + ".cubature",
+               fmt::format("fitted, tolerance {:g}{}", red.cubature_tolerance,
+                           cubature.relative_error > red.cubature_tolerance ? ", not reached: raise cubature.elements"
+                                                                             : ""));
 }
 
 }  // namespace
@@ -127,8 +145,15 @@ void add_subspace_map(Model& model, const Scene& scene) {
     const int d = model.dim(), n = body.mesh.num_vertices();
     std::vector<int> vertices(n);
     for (int i = 0; i < n; ++i) vertices[i] = body.first_vertex + i;
-    const ReducedBasis basis = reduced_basis_of(model, scene, static_cast<int>(b));
-    if (scene.bodies[b].reduction->cubature_elements > 0) apply_cubature(model, scene, static_cast<int>(b), basis);
+    const BasisFile made = reduced_basis_of(model, scene, static_cast<int>(b));
+    const ReducedBasis& basis = made.basis;
+    // A cubature the scene asks for is fitted now; otherwise one stored in the basis file is used.
+    const ReductionSpec& red = *scene.bodies[b].reduction;
+    if (red.cubature_elements > 0)
+      fit_cubature_now(model, scene, static_cast<int>(b), basis);
+    else if (made.cubature)
+      set_cubature(model, scene, static_cast<int>(b), *made.cubature, red.path + ".file",
+                   "from the basis file");
     try {
       builder.add_basis_group(vertices, basis.columns, model.rest_positions.segment(body.first_vertex * d, n * d));
     } catch (const std::invalid_argument& e) {

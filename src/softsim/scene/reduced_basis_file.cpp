@@ -1,7 +1,9 @@
 #include "softsim/scene/reduced_basis_file.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -14,16 +16,53 @@ namespace softsim {
 
 namespace {
 constexpr const char* kFormat = "softsim reduced basis";
-}
 
-void write_reduced_basis(const std::filesystem::path& file, const std::string& body, const ReducedBasis& basis) {
+// The stored cubature: T distinct element ids below num_elements and T positive weights.
+Cubature read_cubature(const JsonReader& c) {
+  if (!c.node().is_object()) c.fail_here("expected an object with num_elements, elements and weights");
+  for (const char* key : {"num_elements", "elements", "weights"})
+    if (!c.has(key)) c.fail(key, "missing");
+  Cubature cubature;
+  cubature.num_elements = c.integer("num_elements", 1, 1, 1 << 30);
+  cubature.relative_error = c.number("relative_error", 0.0, 0.0);
+  const nlohmann::json& ids = c.node().at("elements");
+  if (!ids.is_array() || ids.empty()) c.fail("elements", "expected a non-empty array of element ids");
+  for (const nlohmann::json& e : ids) {
+    if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= cubature.num_elements)
+      c.fail("elements", fmt::format("expected element ids from 0 to num_elements - 1 = {}, got {}",
+                                     cubature.num_elements - 1, describe_json(e)));
+    cubature.elements.push_back(static_cast<int>(e.get<long long>()));
+  }
+  std::vector<int> sorted = cubature.elements;  // sized by the file's data, not by its claims
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+    c.fail("elements", fmt::format("element {} appears twice", *twice));
+  const VecX w = c.vector("weights", VecX(), static_cast<int>(ids.size()));
+  for (Eigen::Index k = 0; k < w.size(); ++k) {
+    if (!(w[k] > 0.0)) c.fail("weights", fmt::format("entry {}: expected a positive weight, got {}", k, w[k]));
+    cubature.weights.push_back(w[k]);
+  }
+  c.finish();
+  return cubature;
+}
+}  // namespace
+
+void write_reduced_basis(const std::filesystem::path& file, const std::string& body, const ReducedBasis& basis,
+                         const std::optional<Cubature>& cubature) {
   // Numbers are written with 17 significant digits, so a basis read back is the basis written.
   write_file_atomically(file, [&](std::ostream& out) {
     out << fmt::format("{{\"format\": \"{}\", \"version\": 1, \"body\": {}, \"kind\": \"{}\", \"dim\": {}, "
                        "\"num_vertices\": {},\n \"values\": [",
                        kFormat, nlohmann::json(body).dump(), name_of(basis.kind), basis.dim, basis.num_vertices());
     for (Eigen::Index j = 0; j < basis.values.size(); ++j) out << (j ? ", " : "") << fmt::format("{:.17g}", basis.values[j]);
-    out << "],\n \"columns\": [";
+    out << "],\n";
+    if (const auto& c = cubature) {
+      out << fmt::format(" \"cubature\": {{\"num_elements\": {}, \"relative_error\": {:.17g}, \"elements\": [{}],\n  \"weights\": [",
+                         c->num_elements, c->relative_error, fmt::join(c->elements, ", "));
+      for (std::size_t k = 0; k < c->weights.size(); ++k) out << (k ? ", " : "") << fmt::format("{:.17g}", c->weights[k]);
+      out << "]},\n";
+    }
+    out << " \"columns\": [";
     for (Eigen::Index j = 0; j < basis.columns.cols(); ++j) {
       out << (j ? ",\n  [" : "\n  [");
       for (Eigen::Index i = 0; i < basis.columns.rows(); ++i)
@@ -34,7 +73,7 @@ void write_reduced_basis(const std::filesystem::path& file, const std::string& b
   });
 }
 
-ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
+BasisFile read_basis_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open the basis file", file.string()));
   nlohmann::json json;
@@ -50,7 +89,8 @@ ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
   r.string("format", "", {kFormat});
   r.integer("version", 1, 1, 1);
   r.string("body", "");
-  ReducedBasis basis;
+  BasisFile read;
+  ReducedBasis& basis = read.basis;
   basis.kind = r.choice("kind", basis.kind);
   basis.dim = r.integer("dim", 3, 2, 3);
   const int n = r.integer("num_vertices", 0, 1, 1 << 28);
@@ -77,8 +117,11 @@ ReducedBasis read_reduced_basis(const std::filesystem::path& file) {
       basis.columns(static_cast<Eigen::Index>(i), j) = c[i].get<double>();
     }
   }
+  if (r.has("cubature")) read.cubature = read_cubature(r.child("cubature"));
   r.finish();
-  return basis;
+  return read;
 }
+
+ReducedBasis read_reduced_basis(const std::filesystem::path& file) { return read_basis_file(file).basis; }
 
 }  // namespace softsim

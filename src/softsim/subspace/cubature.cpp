@@ -12,6 +12,7 @@ namespace softsim {
 Cubature fit_cubature(int num_elements, const std::function<void(int, VecX&)>& column, const VecX& target,
                       const CubatureOptions& options) {
   Cubature out;
+  out.num_elements = std::max(num_elements, 0);
   const double target_norm = target.norm();
   if (num_elements <= 0 || !(target_norm > 0.0)) return out;
   std::vector<char> chosen(num_elements, 0);
@@ -54,6 +55,7 @@ Cubature fit_cubature(int num_elements, const std::function<void(int, VecX&)>& c
   }
   // Elements the last fit gave weight 0 are dropped.
   Cubature kept;
+  kept.num_elements = num_elements;
   for (std::size_t k = 0; k < out.elements.size(); ++k)
     if (out.weights[k] > 0.0) {
       kept.elements.push_back(out.elements[k]);

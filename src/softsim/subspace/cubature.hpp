@@ -15,6 +15,7 @@ struct Cubature {
   std::vector<int> elements;  // chosen element ids, in the order chosen
   std::vector<double> weights;  // one per chosen element, > 0
   double relative_error = 1.0;  // ||sum w_e f_e - f|| / ||f|| over the training rows
+  int num_elements = 0;       // of the mesh it was fitted on (element ids are below it)
 };
 
 struct CubatureOptions {

@@ -1,6 +1,7 @@
 // softsim reduce (apps/softsim/reduce_command.cpp): a modal basis file; POD of a run's frames
-// that a scene then names and runs; wrong body, pod without snapshots and frames of another
-// mesh refused with one message and exit 2.
+// that a scene then names and runs; a cubature stored with the basis (--cubature T) that a scene
+// uses as if it had fitted it; wrong body, pod without snapshots, frames of another mesh and a
+// cubature of another mesh refused with one message and exit 2.
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -64,6 +65,62 @@ TEST(Reduce, PodOfARunDrivesAReducedRun) {
   r = run_tool({"run", reduced_scene.string(), "--out", (tmp.path() / "reduced").string(), "--quiet"}, tmp.path());
   ASSERT_EQ(r.code, 0) << r;
   EXPECT_EQ(read_json(tmp.path() / "reduced" / "summary.json")["status"], "ok");
+}
+
+// The stored cubature is the one a scene fits at load time with the same options: a run that
+// names the file writes the same frames, byte for byte, as a run that fits it.
+TEST(Reduce, CubatureStoredWithTheBasisIsUsedByTheScene) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("reduce_cubature");
+  const fs::path scene = write_json(tmp.path() / "beam.json", cantilever(8));
+  Result r = run_tool({"reduce", scene.string(), "--size", "4", "--cubature", "10", "--out",
+                       (tmp.path() / "fitted.json").string()},
+                      tmp.path());
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("of 32 elements"), std::string::npos) << r;
+  const nlohmann::json file = read_json(tmp.path() / "fitted.json");
+  ASSERT_TRUE(file.contains("cubature")) << file.dump();
+  EXPECT_EQ(file["cubature"]["num_elements"], 32);
+  EXPECT_GE(file["cubature"]["elements"].size(), 1u);
+  EXPECT_LE(file["cubature"]["elements"].size(), 10u);
+  r = run_tool({"reduce", scene.string(), "--size", "4", "--out", (tmp.path() / "plain.json").string()}, tmp.path());
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_FALSE(read_json(tmp.path() / "plain.json").contains("cubature"));
+
+  nlohmann::json stored = cantilever(8), fitted = cantilever(8);
+  stored["bodies"][0]["reduction"] = {{"file", "fitted.json"}};
+  fitted["bodies"][0]["reduction"] = {{"file", "plain.json"}, {"cubature", {{"elements", 10}}}};
+  for (const auto& [name, json] : {std::pair{"stored", stored}, std::pair{"fitted", fitted}}) {
+    r = run_tool({"run", write_json(tmp.path() / (std::string(name) + ".json"), json).string(), "--out",
+                  (tmp.path() / name).string(), "--quiet"},
+                 tmp.path());
+    ASSERT_EQ(r.code, 0) << r;
+  }
+  std::ifstream a(tmp.path() / "stored" / "frames" / "frame_00020.vtu"), b(tmp.path() / "fitted" / "frames" / "frame_00020.vtu");
+  const std::string sa((std::istreambuf_iterator<char>(a)), {}), sb((std::istreambuf_iterator<char>(b)), {});
+  ASSERT_FALSE(sa.empty());
+  EXPECT_EQ(sa, sb) << "the stored cubature ran differently from the one fitted at load";
+
+  // A cubature of a finer beam's mesh is refused where the scene names the file.
+  const fs::path finer = write_json(tmp.path() / "finer.json", cantilever(12));
+  r = run_tool({"reduce", finer.string(), "--size", "4", "--cubature", "10", "--out",
+                (tmp.path() / "finer_basis.json").string()},
+               tmp.path());
+  ASSERT_EQ(r.code, 0) << r;
+  nlohmann::json foreign = read_json(tmp.path() / "finer_basis.json");
+  nlohmann::json ours = file;
+  ours["cubature"] = foreign["cubature"];
+  write_json(tmp.path() / "foreign.json", ours);
+  nlohmann::json uses_foreign = cantilever(8);
+  uses_foreign["bodies"][0]["reduction"] = {{"file", "foreign.json"}};
+  r = run_tool({"run", write_json(tmp.path() / "uses_foreign.json", uses_foreign).string(), "--out",
+                (tmp.path() / "foreign_run").string(), "--quiet"},
+               tmp.path());
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("bodies[0].reduction.file: the cubature was fitted on a mesh of 48 elements; body \"beam\" "
+                       "has 32"),
+            std::string::npos)
+      << r;
 }
 
 TEST(Reduce, RefusesWrongBodyMissingSnapshotsAndForeignFrames) {
