@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "commands.hpp"
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/solve/modal_subspace.hpp"
 #include "softsim/integrate/exponential/second_order_system.hpp"
@@ -68,7 +69,7 @@ int analyze_modes_command(const ModesOptions& o) {
     const int dim = model.dim();
     // Each shape is drawn on the rest mesh displaced by the mode scaled to 10% of the model's size.
     const MatX rest = Eigen::Map<const MatX>(model.rest_positions.data(), dim, model.num_vertices()).transpose();
-    const double size = (rest.colwise().maxCoeff() - rest.colwise().minCoeff()).norm();
+    const double size = bounding_box_diagonal(rest);
     for (int j = 0; j < modes.count(); ++j) {
       const MatX shape = Eigen::Map<const MatX>(modes.modes.col(j).data(), dim, model.num_vertices()).transpose();
       const double largest = shape.rowwise().norm().maxCoeff();

@@ -1,5 +1,6 @@
 #include "softsim/integrate/static_solve.hpp"
 
+#include "softsim/core/bounding_box.hpp"
 
 namespace softsim {
 
@@ -19,7 +20,7 @@ StepResult StaticStepper::step(State& state, double h) {
   // size (tolerance * 1e-3 of the bounding-box diagonal per unit "velocity" scale).
   NewtonOptions newton = options_.newton;
   const auto X = as_rows(model_.rest_positions, model_.dim());
-  const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  const double diagonal = bounding_box_diagonal(X);
   newton.step_scale = 1.0;
   newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
   StepResult result;

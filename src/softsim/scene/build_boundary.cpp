@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/scene/scene_sections.hpp"
@@ -14,7 +15,7 @@ std::vector<int> select_vertices(const Scene& scene, const BodySpec& body, const
   std::vector<int> ids;
   if (s.box) {
     const auto& [lo, hi] = *s.box;
-    const double eps = 1e-9 * (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm();
+    const double eps = 1e-9 * bounding_box_diagonal(mesh.vertices);
     for (int i = 0; i < mesh.num_vertices(); ++i) {
       bool inside = true;
       for (int d = 0; d < scene.dim; ++d)
@@ -49,7 +50,7 @@ Vec3 keyframe_offset(const std::vector<std::pair<double, Vec3>>& keys, double t)
 int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& box, const VecX& traction) {
   const int dim = model.dim();
   const MatXi& facets = dim == 3 ? body.surface.faces : body.surface.edges;
-  const double eps = 1e-9 * (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
+  const double eps = 1e-9 * bounding_box_diagonal(body.mesh.vertices);
   int loaded = 0;
   for (int f = 0; f < facets.rows(); ++f) {
     bool inside = true;

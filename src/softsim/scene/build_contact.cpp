@@ -15,6 +15,7 @@
 #include "softsim/contact/friction/implicit_friction.hpp"
 #include "softsim/contact/friction/lagged_friction.hpp"
 #include "softsim/contact/penalty/penalty_contact.hpp"
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/mesh/quality.hpp"
@@ -288,7 +289,7 @@ void add_constraint_contact(Model& model, const Scene& scene) {
 
 double default_contact_distance(const Model& model) {
   const auto X = as_rows(model.rest_positions, model.dim());
-  return 1e-3 * (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  return 1e-3 * bounding_box_diagonal(X);
 }
 
 // A nodal force -m g on vertex v, so that gravity does not pull it (the nodal forces sized to

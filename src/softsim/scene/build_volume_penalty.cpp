@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/mesh/surface_components.hpp"
 #include "softsim/scene/scene_sections.hpp"
@@ -70,7 +71,7 @@ void add_volume_penalties(Model& model, const Body& body, const BodySpec& spec, 
         for (int a = 0; a < 3; ++a) centre += body.mesh.vertices.row(faces(f, a)).transpose();
       centre /= 3.0 * static_cast<double>(faces.rows());
       law.rest_volume = enclosed_volume(faces, X, centre);
-      const double scale = (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
+      const double scale = bounding_box_diagonal(body.mesh.vertices);
       if (!(law.rest_volume > 1e-12 * scale * scale * scale))
         throw InputError(fmt::format("{}: {}: the {} volume of body \"{}\" is {:g} m^3 at rest", file, v.path, name_of(v.region),
                                      body.name, law.rest_volume));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 
@@ -34,7 +35,7 @@ Eigen::MatrixXd initial_equilibrium(const Scene& scene, const BodySpec& body) {
 
   const int dim = scene.dim;
   const Eigen::MatrixXd start = as_rows(model.rest_positions, dim);
-  const double size = (start.colwise().maxCoeff() - start.colwise().minCoeff()).norm();
+  const double size = bounding_box_diagonal(start);
   // Settled once an iteration moves no vertex by more than 1e-7 of the body's size; Newton
   // stops each iteration an order of magnitude below that (round-off in stiff, nearly
   // incompressible bodies leaves Newton steps of ~1e-10 of the size).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/model/model_data.hpp"
 #include "softsim/model/stage.hpp"
 #include "softsim/solve/modal_subspace.hpp"
@@ -112,7 +113,7 @@ ReducedBasis modal_derivative_basis(const Model& model, int body, int size) {
 
   // The step of the central difference: a motion of 1e-4 of the body's size at its largest vertex.
   const Body& b = model.bodies[body];
-  const double size_of_body = (b.mesh.vertices.colwise().maxCoeff() - b.mesh.vertices.colwise().minCoeff()).norm();
+  const double size_of_body = bounding_box_diagonal(b.mesh.vertices);
   MatX mixed(d.count, m + k * (k + 1) / 2);
   for (int i = 0; i < m; ++i) mixed.col(i) = modes.modes.col(i) * (lambda_1 / modes.eigenvalues[i]);
   int column = m;

@@ -5,6 +5,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/parallel.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 
@@ -42,7 +43,7 @@ Cubature fit(const Model& model, const Body& body, const SimplexElasticity<D>& t
   constexpr int K = D + 1;
   const int r = basis.size();
   const int poses = options.poses > 0 ? options.poses : 4 * r;
-  const double size = (body.mesh.vertices.colwise().maxCoeff() - body.mesh.vertices.colwise().minCoeff()).norm();
+  const double size = bounding_box_diagonal(body.mesh.vertices);
   const MatX q = training_coordinates(basis, size, poses, options.amplitude, options.fit.seed);
   const int first = body.first_vertex * D, count = body.mesh.num_vertices() * D;
   std::vector<VecX> x(poses, model.rest_positions);

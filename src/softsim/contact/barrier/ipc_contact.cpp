@@ -7,6 +7,7 @@
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "softsim/contact/barrier/stiffness.hpp"
+#include "softsim/core/bounding_box.hpp"
 #include "softsim/core/parallel.hpp"
 #include "softsim/model/model.hpp"
 
@@ -320,7 +321,7 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
   VecX gE = any ? ctx.other_gradient() : VecX();
   if (!any) gB.resize(0);
   const auto X = as_rows(x, dim);
-  const double diagonal = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  const double diagonal = bounding_box_diagonal(X);
   const double average_mass = model_.total_mass() / model_.num_vertices();
   BarrierStiffness k = initial_barrier_stiffness(diagonal, options_.dhat, average_mass, gE, gB);
   // IPC adds kappa b to the incremental potential; here every potential, the barrier included,
