@@ -244,14 +244,11 @@ SignedGapGeometry signed_gap_geometry(const Model& model, const Scene& scene, do
   }
   for (const Mesh& mesh : static_meshes)
     g.search_radius.push_back(given.value_or(std::max(largest, half_smallest_extent(mesh.vertices))));
-  const std::vector<int> poses = obstacle_pose_vertices(model, scene);
+  for (NamedObstacle& o : scene_analytic_obstacles(model, scene)) g.obstacles.push_back(std::move(o.shape));
+  // Friction groups: bodies, then obstacles by scene index (friction_options).
   for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
-    if (scene.obstacles[k].is_analytic()) {
-      g.obstacles.push_back(analytic_obstacle(scene.obstacles[k], dim));
-      g.obstacles.back().pose_vertex = poses[k];
-      // Friction groups: bodies, then obstacles by scene index (friction_options).
+    if (scene.obstacles[k].is_analytic())
       g.friction.analytic_obstacle_groups.push_back(static_cast<int>(model.bodies.size() + k));
-    }
   return g;
 }
 
