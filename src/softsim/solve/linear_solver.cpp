@@ -27,8 +27,9 @@ namespace {
 // arithmetic it saves. The factorization stays inside the matrix's envelope: row i of L is zero
 // before the first column f_i where row i of A has an entry, as every fill-in is (George & Liu
 // 1981, ch. 4), so a banded matrix (a grid's springs and elements) costs n b^2 / 2 instead of
-// n^3 / 6. Rows are stored contiguously (row-major): every inner product runs over contiguous
-// memory. The storage is reused, so a step allocates nothing once sized.
+// n^3 / 6. The envelope is stored packed, row after row (row i holds columns f_i..i): every
+// inner product runs over contiguous memory, clearing it is one fill, and nothing outside it is
+// touched. The storage is reused, so a step allocates nothing once sized.
 class DenseCholesky : public LinearSolver {
  public:
   std::string name() const override { return "dense"; }
@@ -43,28 +44,62 @@ class DenseCholesky : public LinearSolver {
     const SparseMat& A = *compressed;
     const Eigen::Index n = A.rows();
     if (!same_pattern(A)) analyze(A);
-    for (Eigen::Index i = 0; i < n; ++i) L_.row(i).segment(first(i), i - first(i) + 1).setZero();
-    double* L = L_.data();
+    std::fill(envelope_.begin(), envelope_.end(), 0.0);
+    double* L = envelope_.data();
     const double* values = A.valuePtr();
-    for (std::size_t k = 0; k < position_.size(); ++k)
+    const std::size_t stored = position_.size();
+    for (std::size_t k = 0; k < stored; ++k)
       if (position_[k] >= 0) L[position_[k]] = values[k];
     factored_ = false;
-    // Right-looking: column k is scaled, then the rows it reaches take its rank-one update, one
-    // contiguous axpy per row (independent rows: no chain of divisions and short dot products).
-    for (Eigen::Index k = 0; k < n; ++k) {
-      const double d = L_(k, k);
+    // Right-looking, two columns at a time: columns k and k+1 are scaled (k+1 after its update
+    // by k), then every row they reach takes their rank-two update in one contiguous pass (half
+    // the loads and stores of one column at a time; independent rows, no chain of divisions).
+    double* __restrict c0 = column_.data();
+    double* __restrict c1 = second_column_.data();
+    for (Eigen::Index k = 0; k < n; k += 2) {
+      if (!eliminate_column(L, k, c0)) return false;
+      const Eigen::Index end0 = last_[static_cast<std::size_t>(k)] + 1;
+      if (k + 1 == n) {
+        update_rows(L, k + 1, end0, c0);
+        break;
+      }
+      const Eigen::Index end1 = last_[static_cast<std::size_t>(k + 1)] + 1;  // >= end0
+      for (Eigen::Index i = end0; i < end1; ++i) c0[i] = 0.0;
+      // Column k+1 takes column k's update, then is scaled.
+      double* row = L + row_base_[static_cast<std::size_t>(k + 1)];
+      const double l = c0[k + 1];
+      row[k + 1] -= l * l;
+      const double d = row[k + 1];
       if (!(d > 0.0)) return false;
       const double lkk = std::sqrt(d), inverse = 1.0 / lkk;
-      L_(k, k) = lkk;
-      const Eigen::Index end = std::max(k, last_[static_cast<std::size_t>(k)]) + 1;
-      for (Eigen::Index i = k + 1; i < end; ++i)
-        column_[i] = first(i) <= k ? (L_(i, k) *= inverse) : 0.0;
-      for (Eigen::Index i = k + 1; i < end; ++i) {
-        const double c = column_[i];
-        if (c == 0.0) continue;
-        double* row = L_.row(i).data();
-        const double* col = column_.data();
-        for (Eigen::Index j = k + 1; j <= i; ++j) row[j] -= c * col[j];
+      row[k + 1] = lkk;
+      for (Eigen::Index i = k + 2; i < end1; ++i) {
+        const std::size_t r = static_cast<std::size_t>(i);
+        c1[i] = first_[r] <= k + 1 ? (L[row_base_[r] + k + 1] = (L[row_base_[r] + k + 1] - c0[i] * l) * inverse) : 0.0;
+      }
+      // Rows in pairs (a 2 x 2 register block: each entry of the two columns loaded once for
+      // two rows) where both rows' envelopes reach the two columns, else one at a time; rows
+      // they do not reach are untouched.
+      for (Eigen::Index i = k + 2; i < end1;) {
+        const bool reached = first_[static_cast<std::size_t>(i)] <= k + 1;
+        if (reached && i + 1 < end1 && first_[static_cast<std::size_t>(i + 1)] <= k + 1) {
+          const double a0 = c0[i], b0 = c1[i], a1 = c0[i + 1], b1 = c1[i + 1];
+          double* __restrict upper = L + row_base_[static_cast<std::size_t>(i)];
+          double* __restrict lower = L + row_base_[static_cast<std::size_t>(i + 1)];
+          for (Eigen::Index j = k + 2; j <= i; ++j) {
+            upper[j] -= a0 * c0[j] + b0 * c1[j];
+            lower[j] -= a1 * c0[j] + b1 * c1[j];
+          }
+          lower[i + 1] -= a1 * c0[i + 1] + b1 * c1[i + 1];
+          i += 2;
+          continue;
+        }
+        if (reached) {
+          const double a = c0[i], b = c1[i];
+          double* __restrict target = L + row_base_[static_cast<std::size_t>(i)];
+          for (Eigen::Index j = k + 2; j <= i; ++j) target[j] -= a * c0[j] + b * c1[j];
+        }
+        ++i;
       }
     }
     factored_ = true;
@@ -73,61 +108,100 @@ class DenseCholesky : public LinearSolver {
   bool solve(const VecX& b, VecX& x, LinearSolveStats* stats = nullptr) override {
     if (!factored_) return false;
     x = b;
-    const Eigen::Index n = L_.rows();
+    const Eigen::Index n = static_cast<Eigen::Index>(first_.size());
+    const double* L = envelope_.data();
+    double* y = x.data();
     for (Eigen::Index i = 0; i < n; ++i) {  // L y = b
-      const Eigen::Index fi = first(i);
-      x[i] = (x[i] - L_.row(i).segment(fi, i - fi).dot(x.segment(fi, i - fi))) / L_(i, i);
+      const std::size_t r = static_cast<std::size_t>(i);
+      const double* row = L + row_base_[r];
+      double sum = y[i];
+      for (Eigen::Index j = first_[r]; j < i; ++j) sum -= row[j] * y[j];
+      y[i] = sum / row[i];
     }
     for (Eigen::Index i = n - 1; i >= 0; --i) {  // L^T x = y, by rows of L
-      const Eigen::Index fi = first(i);
-      x[i] /= L_(i, i);
-      x.segment(fi, i - fi) -= x[i] * L_.row(i).segment(fi, i - fi).transpose();
+      const std::size_t r = static_cast<std::size_t>(i);
+      const double* row = L + row_base_[r];
+      const double xi = (y[i] /= row[i]);
+      for (Eigen::Index j = first_[r]; j < i; ++j) y[j] -= xi * row[j];
     }
     if (stats) *stats = {};
     return x.allFinite();
   }
 
  private:
-  // The envelope, and where each stored value of A goes in L, depend on the pattern only: kept
+  // Scales column k of L (its diagonal to sqrt, the rows below to L(i, k) / L(k, k)) and copies
+  // it, zero outside the envelope, to `column` (rows k+1 .. last_k). False if not positive.
+  bool eliminate_column(double* L, Eigen::Index k, double* column) const {
+    double* row_k = L + row_base_[static_cast<std::size_t>(k)];
+    const double d = row_k[k];
+    if (!(d > 0.0)) return false;
+    const double lkk = std::sqrt(d), inverse = 1.0 / lkk;
+    row_k[k] = lkk;
+    const Eigen::Index end = last_[static_cast<std::size_t>(k)] + 1;
+    for (Eigen::Index i = k + 1; i < end; ++i) {
+      const std::size_t r = static_cast<std::size_t>(i);
+      column[i] = first_[r] <= k ? (L[row_base_[r] + k] *= inverse) : 0.0;
+    }
+    return true;
+  }
+  // Rank-one update of rows from..end-1 (columns from..i) by the column scaled last.
+  void update_rows(double* L, Eigen::Index from, Eigen::Index end, const double* column) const {
+    for (Eigen::Index i = from; i < end; ++i) {
+      const double c = column[i];
+      if (c == 0.0) continue;
+      double* __restrict row = L + row_base_[static_cast<std::size_t>(i)];
+      for (Eigen::Index j = from; j <= i; ++j) row[j] -= c * column[j];
+    }
+  }
+  // The envelope, and where each stored value of A goes in it, depend on the pattern only: kept
   // while it is unchanged (compared exactly, O(nnz)), as the sparse direct solvers keep theirs.
   // A is compressed.
   bool same_pattern(const SparseMat& A) const {
-    return L_.rows() == A.rows() && !outer_.empty() &&
+    return static_cast<Eigen::Index>(first_.size()) == A.rows() && !outer_.empty() &&
            static_cast<std::size_t>(A.nonZeros()) == inner_.size() &&
            std::equal(outer_.begin(), outer_.end(), A.outerIndexPtr()) &&
            std::equal(inner_.begin(), inner_.end(), A.innerIndexPtr());
   }
   void analyze(const SparseMat& A) {
     const Eigen::Index n = A.rows();
-    first_.resize(static_cast<std::size_t>(n));
+    const std::size_t rows = static_cast<std::size_t>(n);
+    first_.resize(rows);
     for (Eigen::Index i = 0; i < n; ++i) first_[static_cast<std::size_t>(i)] = i;
-    position_.assign(static_cast<std::size_t>(A.nonZeros()), -1);
     for (Eigen::Index c = 0; c < A.outerSize(); ++c)
       for (SparseMat::InnerIterator it(A, c); it; ++it)
         if (it.row() > c) first_[static_cast<std::size_t>(it.row())] = std::min(first_[static_cast<std::size_t>(it.row())], c);
+    // Row i occupies [offset_i, offset_i + i - f_i]; L(i, j) is envelope_[row_base_[i] + j].
+    row_base_.resize(rows);
+    std::ptrdiff_t offset = 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+      row_base_[i] = offset - first_[i];
+      offset += static_cast<std::ptrdiff_t>(i) - first_[i] + 1;
+    }
+    envelope_.assign(static_cast<std::size_t>(offset), 0.0);
     // The last row whose envelope reaches column k (rows below it have L(i, k) = 0).
-    last_.assign(static_cast<std::size_t>(n), 0);
-    for (Eigen::Index i = 0; i < n; ++i) last_[static_cast<std::size_t>(first(i))] = i;
-    for (Eigen::Index k = 1; k < n; ++k)
-      last_[static_cast<std::size_t>(k)] = std::max(last_[static_cast<std::size_t>(k)], last_[static_cast<std::size_t>(k - 1)]);
-    L_.resize(n, n);
+    last_.assign(rows, 0);
+    for (Eigen::Index i = 0; i < n; ++i) last_[static_cast<std::size_t>(first_[static_cast<std::size_t>(i)])] = i;
+    for (std::size_t k = 0; k < rows; ++k)
+      last_[k] = std::max<Eigen::Index>({last_[k], static_cast<Eigen::Index>(k), k > 0 ? last_[k - 1] : 0});
     column_.resize(n);
+    second_column_.resize(n);
+    position_.assign(static_cast<std::size_t>(A.nonZeros()), -1);
     for (Eigen::Index c = 0; c < A.outerSize(); ++c)
       for (Eigen::Index k = A.outerIndexPtr()[c]; k < A.outerIndexPtr()[c + 1]; ++k) {
         const Eigen::Index r = A.innerIndexPtr()[k];
-        if (r >= c) position_[static_cast<std::size_t>(k)] = r * n + c;  // the lower triangle is what is read
+        if (r >= c) position_[static_cast<std::size_t>(k)] = row_base_[static_cast<std::size_t>(r)] + c;  // the lower triangle is what is read
       }
     outer_.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
     inner_.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
   }
-  Eigen::Index first(Eigen::Index i) const { return first_[static_cast<std::size_t>(i)]; }
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> L_;
-  std::vector<Eigen::Index> first_;  // per row: its envelope's first column
-  std::vector<Eigen::Index> last_;   // per column: the last row whose envelope reaches it
-  VecX column_;                      // the column being eliminated
-  std::vector<Eigen::Index> position_;  // per stored value of A: its offset in L, -1 above the diagonal
-  std::vector<int> outer_, inner_;    // the pattern analysed
-  SparseMat copy_;                    // an uncompressed input, compressed
+  std::vector<double> envelope_;        // L's envelope, packed by rows
+  std::vector<std::ptrdiff_t> row_base_;  // per row i: L(i, j) = envelope_[row_base_[i] + j]
+  std::vector<Eigen::Index> first_;     // per row: its envelope's first column
+  std::vector<Eigen::Index> last_;      // per column: the last row whose envelope reaches it
+  VecX column_, second_column_;         // the two columns being eliminated
+  std::vector<std::ptrdiff_t> position_;  // per stored value of A: its offset in envelope_, -1 above the diagonal
+  std::vector<int> outer_, inner_;      // the pattern analysed
+  SparseMat copy_;                      // an uncompressed input, compressed
   bool factored_ = false;
 };
 
