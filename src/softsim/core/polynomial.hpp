@@ -7,7 +7,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <vector>
 
 namespace softsim {
 
@@ -18,39 +17,49 @@ double polynomial_value(const std::array<double, Degree + 1>& c, double a) {
   return v;
 }
 
-// Real roots of a quadratic c0 + c1 a + c2 a^2 (0, 1 or 2 values; degenerate cases handled).
-inline std::vector<double> quadratic_roots(double c0, double c1, double c2) {
+// Real roots of a quadratic c0 + c1 a + c2 a^2 written to roots[], ascending; returns how many
+// (0, 1 or 2; degenerate cases handled). No allocation: this runs per element per line search.
+inline int quadratic_roots(double c0, double c1, double c2, double roots[2]) {
   const double scale = std::max({std::abs(c0), std::abs(c1), std::abs(c2)});
-  if (scale == 0.0) return {};
+  if (scale == 0.0) return 0;
   if (std::abs(c2) <= 1e-14 * scale) {
-    if (std::abs(c1) <= 1e-14 * scale) return {};
-    return {-c0 / c1};
+    if (std::abs(c1) <= 1e-14 * scale) return 0;
+    roots[0] = -c0 / c1;
+    return 1;
   }
   const double disc = c1 * c1 - 4 * c2 * c0;
-  if (disc < 0) return {};
+  if (disc < 0) return 0;
   // Numerically stable form (no cancellation).
   const double q = -0.5 * (c1 + std::copysign(std::sqrt(disc), c1));
-  std::vector<double> roots{q / c2};
-  if (q != 0.0) roots.push_back(c0 / q);
-  std::sort(roots.begin(), roots.end());
-  return roots;
+  roots[0] = q / c2;
+  if (q == 0.0) return 1;
+  roots[1] = c0 / q;
+  if (roots[1] < roots[0]) std::swap(roots[0], roots[1]);
+  return 2;
 }
 
 template <int Degree>
 double smallest_root_in_unit_interval(const std::array<double, Degree + 1>& c) {
   static_assert(Degree == 2 || Degree == 3);
-  std::vector<double> breaks{0.0};
-  std::vector<double> critical = Degree == 2 ? std::vector<double>{-c[1] / (2 * c[2])}
-                                             : quadratic_roots(c[1], 2 * c[2], 3 * c[3]);
-  if (Degree == 2 && c[2] == 0.0) critical.clear();
-  for (double r : critical)
-    if (r > 0.0 && r < 1.0) breaks.push_back(r);
-  breaks.push_back(1.0);
-  for (std::size_t i = 0; i + 1 < breaks.size(); ++i) {
+  double critical[2];
+  int num_critical = 0;
+  if constexpr (Degree == 2) {
+    if (c[2] != 0.0) critical[num_critical++] = -c[1] / (2 * c[2]);
+  } else {
+    num_critical = quadratic_roots(c[1], 2 * c[2], 3 * c[3], critical);
+  }
+  double breaks[4];
+  int num_breaks = 0;
+  breaks[num_breaks++] = 0.0;
+  for (int k = 0; k < num_critical; ++k)
+    if (critical[k] > 0.0 && critical[k] < 1.0) breaks[num_breaks++] = critical[k];
+  breaks[num_breaks++] = 1.0;
+  for (int i = 0; i + 1 < num_breaks; ++i) {
     double lo = breaks[i], hi = breaks[i + 1];
     if (polynomial_value<Degree>(c, hi) > 0.0) continue;
     for (int it = 0; it < 100; ++it) {
       const double mid = 0.5 * (lo + hi);
+      if (mid <= lo || mid >= hi) break;  // lo and hi adjacent doubles: nothing left to halve
       (polynomial_value<Degree>(c, mid) > 0.0 ? lo : hi) = mid;
     }
     return lo;  // last point known to be positive: conservative
