@@ -11,12 +11,23 @@ void BoundaryConditions::set_dimensions(int num_vertices, int dim) {
   fixed_.assign(static_cast<std::size_t>(num_vertices) * dim, 0);
   slip_eliminated_.assign(fixed_.size(), 0);
   slip_index_.assign(num_vertices, -1);
+  refresh_eliminated();
+}
+
+void BoundaryConditions::refresh_eliminated() {
+  eliminated_.resize(fixed_.size());
+  any_eliminated_ = false;
+  for (std::size_t i = 0; i < fixed_.size(); ++i) {
+    eliminated_[i] = fixed_[i] || slip_eliminated_[i];
+    any_eliminated_ = any_eliminated_ || eliminated_[i];
+  }
 }
 
 void BoundaryConditions::add_motion(PrescribedMotion motion) {
   for (int v : motion.vertices)
     for (int d = 0; d < dim_; ++d) fixed_[v * dim_ + d] = 1;
   motions_.push_back(std::move(motion));
+  refresh_eliminated();
 }
 
 void BoundaryConditions::add_slip(const SlipCondition& slip) {
@@ -45,11 +56,12 @@ void BoundaryConditions::add_slip(const SlipCondition& slip) {
       slip_eliminated_[v * dim_ + d] = eliminated;
     }
   }
+  refresh_eliminated();
 }
 
 int BoundaryConditions::num_fixed_dofs() const {
   int n = 0;
-  for (std::size_t i = 0; i < fixed_.size(); ++i) n += fixed_[i] || slip_eliminated_[i];
+  for (char out : eliminated_) n += out;
   return n;
 }
 
@@ -102,8 +114,9 @@ void BoundaryConditions::reduce_gradient(VecX& g) const {
     const int v = slip_vertices_[s];
     g.segment(v * dim_, dim_) = slip_frames_[s].transpose() * g.segment(v * dim_, dim_);
   }
-  for (std::size_t i = 0; i < fixed_.size(); ++i)
-    if (fixed_[i] || slip_eliminated_[i]) g[i] = 0.0;
+  if (!any_eliminated_) return;
+  for (std::size_t i = 0; i < eliminated_.size(); ++i)
+    if (eliminated_[i]) g[i] = 0.0;
 }
 
 void BoundaryConditions::reduce_hessian(SparseMat& H) const {
@@ -133,12 +146,14 @@ void BoundaryConditions::reduce_hessian(SparseMat& H) const {
       for (; it; ++it) it.valueRef() = 0.0;
     }
   }
+  if (!any_eliminated_) return;
   for (int c = 0; c < H.outerSize(); ++c) {
-    const bool col_out = fixed_[c] || slip_eliminated_[c];
-    for (SparseMat::InnerIterator it(H, c); it; ++it) {
-      const bool row_out = fixed_[it.row()] || slip_eliminated_[it.row()];
-      if (col_out || row_out) it.valueRef() = (it.row() == c) ? 1.0 : 0.0;
+    if (eliminated_[c]) {
+      for (SparseMat::InnerIterator it(H, c); it; ++it) it.valueRef() = (it.row() == c) ? 1.0 : 0.0;
+      continue;
     }
+    for (SparseMat::InnerIterator it(H, c); it; ++it)
+      if (eliminated_[it.row()]) it.valueRef() = 0.0;
   }
 }
 

@@ -73,6 +73,10 @@ class BoundaryConditions {
   std::vector<int> slip_vertices_;
   std::vector<MatX> slip_frames_;    // per slip vertex: Q (dim x dim), columns = local axes
   std::vector<int> slip_index_;      // per vertex: index into slip_frames_ or -1
+  // Per DOF: fixed or slip-eliminated (what the reductions zero); and whether any is.
+  std::vector<char> eliminated_;
+  bool any_eliminated_ = false;
+  void refresh_eliminated();
 };
 
 }  // namespace softsim

@@ -16,10 +16,11 @@ ObstacleBarrier::ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector
 
 namespace {
 
-// The signed distance (analytic_obstacle.hpp) with its exact gradient and Hessian by forward mode.
+// The signed distance (analytic_obstacle.hpp) with its exact gradient and Hessian by forward mode,
+// in fixed-size storage (this runs per vertex per evaluation).
 template <int D>
-double signed_distance_jet(const AnalyticObstacle& o, const VecX& p, VecX* grad, MatX* hess) {
-  if (!grad && !hess) return analytic_signed_distance<double, D>(o, p.head<D>());
+double signed_distance_jet(const AnalyticObstacle& o, const VecD<D>& p, VecD<D>* grad, MatD<D>* hess) {
+  if (!grad && !hess) return analytic_signed_distance<double, D>(o, p);
   Eigen::Matrix<Jet<D>, D, 1> x;
   for (int k = 0; k < D; ++k) x[k] = Jet<D>::variable(p[k], k);
   const Jet<D> d = analytic_signed_distance<Jet<D>, D>(o, x);
@@ -29,6 +30,22 @@ double signed_distance_jet(const AnalyticObstacle& o, const VecX& p, VecX* grad,
 }
 
 }  // namespace
+
+template <int D>
+VecD<D> ObstacleBarrier::relative_point(const VecX& x, int i) const {
+  VecD<D> p = x.segment<D>(static_cast<Eigen::Index>(i) * D);
+  if (pose_ >= 0) p -= x.segment<D>(static_cast<Eigen::Index>(pose_) * D) - obstacle_.point.head<D>();
+  return p;
+}
+
+template <int D>
+double ObstacleBarrier::distance_of(const VecX& x, int i) const {
+  return signed_distance_jet<D>(obstacle_, relative_point<D>(x, i), nullptr, nullptr);
+}
+
+double ObstacleBarrier::distance_of_vertex(const VecX& x, int i) const {
+  return dim_ == 3 ? distance_of<3>(x, i) : distance_of<2>(x, i);
+}
 
 void ObstacleBarrier::declare_stencils(HessianLayout& layout) {
   layout_ = &layout;
@@ -46,8 +63,23 @@ void ObstacleBarrier::declare_stencils(HessianLayout& layout) {
   set_ = layout.add_stencils(stencils);
 }
 
+namespace {
+
+template <int D>
+double signed_distance_dynamic(const AnalyticObstacle& o, const VecX& p, VecX* grad, MatX* hess) {
+  VecD<D> g;
+  MatD<D> H;
+  const double d = signed_distance_jet<D>(o, p.head<D>(), grad ? &g : nullptr, hess ? &H : nullptr);
+  if (grad) *grad = g;
+  if (hess) *hess = H;
+  return d;
+}
+
+}  // namespace
+
 double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) const {
-  return dim_ == 3 ? signed_distance_jet<3>(obstacle_, p, grad, hess) : signed_distance_jet<2>(obstacle_, p, grad, hess);
+  return dim_ == 3 ? signed_distance_dynamic<3>(obstacle_, p, grad, hess)
+                   : signed_distance_dynamic<2>(obstacle_, p, grad, hess);
 }
 
 VecX ObstacleBarrier::relative_position(const VecX& x, int i) const {
@@ -60,7 +92,7 @@ double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) co
   double dmin = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < weights_.size(); ++i)
     if (weights_[i] > 0.0)
-      dmin = std::min(dmin, signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr));
+      dmin = std::min(dmin, distance_of_vertex(x, static_cast<int>(i)));
   return dmin;
 }
 
@@ -68,22 +100,27 @@ std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX&
   std::vector<std::pair<int, double>> contacts;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     if (!(weights_[i] > 0.0)) continue;
-    const double d = signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr);
+    const double d = distance_of_vertex(x, static_cast<int>(i));
     if (d < dhat_) contacts.emplace_back(static_cast<int>(i), d);
   }
   return contacts;
 }
 
 double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
+  return dim_ == 3 ? evaluate_in<3>(x, out) : evaluate_in<2>(x, out);
+}
+
+template <int D>
+double ObstacleBarrier::evaluate_in(const VecX& x, const AssemblyOutputs& out) const {
   double total = 0.0;
-  VecX grad_d;
-  MatX hess_d;
+  VecD<D> grad_d;
+  MatD<D> hess_d;
   double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
   // A static obstacle's contacts touch only their own diagonal blocks; a moving one's share the
   // pose vertex. A plain loop is race-free and deterministic either way.
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     if (!(weights_[i] > 0.0)) continue;
-    const double d = signed_distance(relative_position(x, static_cast<int>(i)), &grad_d, &hess_d);
+    const double d = signed_distance_jet<D>(obstacle_, relative_point<D>(x, static_cast<int>(i)), &grad_d, &hess_d);
     if (d >= dhat_) continue;
     if (d <= 0.0) return std::numeric_limits<double>::infinity();
     const double w = weights_[i] * out.weight;
@@ -91,28 +128,28 @@ double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const Assemb
     total += w * 0.5 * kappa_ * (s - 1.0) * std::log(s);
     const double db = 0.5 * kappa_ * (std::log(s) / dhat_ + (s - 1.0) / d);  // b'(d) <= 0
     if (out.gradient) {
-      out.gradient->segment(i * dim_, dim_) += w * db * grad_d;
-      if (pose_ >= 0) out.gradient->segment(static_cast<Eigen::Index>(pose_) * dim_, dim_) -= w * db * grad_d;
+      out.gradient->segment<D>(i * D) += w * db * grad_d;
+      if (pose_ >= 0) out.gradient->segment<D>(static_cast<Eigen::Index>(pose_) * D) -= w * db * grad_d;
     }
     if (!values) continue;
     const double d2b = kappa_ * (d + dhat_) / (2.0 * d * d * dhat_);
     // b'' grad grad^T is PSD; b' Hess d is not (b' < 0, Hess d >= 0 for convex shapes): drop it
     // when projecting, as a per-vertex PSD projection would. On the stencil (i, a) the Hessian
     // is [H -H; -H H], PSD exactly when H is.
-    MatX H = d2b * grad_d * grad_d.transpose();
+    MatD<D> H = d2b * grad_d * grad_d.transpose();
     if (!out.project_psd) H += db * hess_d;
     if (pose_ < 0) {
-      for (int c = 0; c < dim_; ++c)
-        for (int r = 0; r < dim_; ++r)
-          values[layout_->diagonal_index(static_cast<int>(i) * dim_ + c) - c + r] += w * H(r, c);
+      for (int c = 0; c < D; ++c)
+        for (int r = 0; r < D; ++r)
+          values[layout_->diagonal_index(static_cast<int>(i) * D + c) - c + r] += w * H(r, c);
       continue;
     }
     const int* starts = layout_->block_starts(set_, stencil_of_[i]);
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
         const double sign = a == b ? w : -w;
-        for (int c = 0; c < dim_; ++c)
-          for (int r = 0; r < dim_; ++r) values[starts[(a * 2 + b) * dim_ + c] + r] += sign * H(r, c);
+        for (int c = 0; c < D; ++c)
+          for (int r = 0; r < D; ++r) values[starts[(a * 2 + b) * D + c] + r] += sign * H(r, c);
       }
   }
   return total;
@@ -122,12 +159,13 @@ double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, con
   double alpha = 1.0;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     if (!(weights_[i] > 0.0)) continue;
-    VecX pi = p.segment(i * dim_, dim_);
-    if (pose_ >= 0) pi -= p.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_);
+    Vec3 pi = Vec3::Zero();  // the relative step, padded to 3D
+    pi.head(dim_) = p.segment(i * dim_, dim_);
+    if (pose_ >= 0) pi.head(dim_) -= p.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_);
     const double approach =
-        obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.dot(pi) : pi.norm();
+        obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.head(dim_).dot(pi.head(dim_)) : pi.norm();
     if (approach <= 0.0) continue;
-    const double d = signed_distance(relative_position(x, static_cast<int>(i)), nullptr, nullptr);
+    const double d = distance_of_vertex(x, static_cast<int>(i));
     alpha = std::min(alpha, 0.9 * d / approach);
   }
   return std::max(alpha, 0.0);

@@ -39,6 +39,13 @@ class ObstacleBarrier : public Energy {
 
  private:
   void declare_stencils(HessianLayout& layout) override;
+  template <int D>
+  double evaluate_in(const VecX& x, const AssemblyOutputs& out) const;
+  template <int D>
+  VecD<D> relative_point(const VecX& x, int i) const;
+  template <int D>
+  double distance_of(const VecX& x, int i) const;
+  double distance_of_vertex(const VecX& x, int i) const;  // relative_position's signed distance
   int dim_;
   AnalyticObstacle obstacle_;
   std::vector<double> weights_;
