@@ -77,29 +77,11 @@ class DenseCholesky : public LinearSolver {
         const std::size_t r = static_cast<std::size_t>(i);
         c1[i] = first_[r] <= k + 1 ? (L[row_base_[r] + k + 1] = (L[row_base_[r] + k + 1] - c0[i] * l) * inverse) : 0.0;
       }
-      // Rows in pairs (a 2 x 2 register block: each entry of the two columns loaded once for
-      // two rows) where both rows' envelopes reach the two columns, else one at a time; rows
-      // they do not reach are untouched.
-      for (Eigen::Index i = k + 2; i < end1;) {
-        const bool reached = first_[static_cast<std::size_t>(i)] <= k + 1;
-        if (reached && i + 1 < end1 && first_[static_cast<std::size_t>(i + 1)] <= k + 1) {
-          const double a0 = c0[i], b0 = c1[i], a1 = c0[i + 1], b1 = c1[i + 1];
-          double* __restrict upper = L + row_base_[static_cast<std::size_t>(i)];
-          double* __restrict lower = L + row_base_[static_cast<std::size_t>(i + 1)];
-          for (Eigen::Index j = k + 2; j <= i; ++j) {
-            upper[j] -= a0 * c0[j] + b0 * c1[j];
-            lower[j] -= a1 * c0[j] + b1 * c1[j];
-          }
-          lower[i + 1] -= a1 * c0[i + 1] + b1 * c1[i + 1];
-          i += 2;
-          continue;
-        }
-        if (reached) {
-          const double a = c0[i], b = c1[i];
-          double* __restrict target = L + row_base_[static_cast<std::size_t>(i)];
-          for (Eigen::Index j = k + 2; j <= i; ++j) target[j] -= a * c0[j] + b * c1[j];
-        }
-        ++i;
+      for (Eigen::Index i = k + 2; i < end1; ++i) {
+        const double a = c0[i], b = c1[i];
+        if (a == 0.0 && b == 0.0) continue;
+        double* __restrict target = L + row_base_[static_cast<std::size_t>(i)];
+        for (Eigen::Index j = k + 2; j <= i; ++j) target[j] -= a * c0[j] + b * c1[j];
       }
     }
     factored_ = true;
