@@ -5,25 +5,38 @@
 
 namespace softsim {
 
+namespace {
+
+// The spring's Hessian block given 1 / l^2 (no division in the inner loop of small scenes).
 template <int D>
-MatD<D> spring_hessian_block(const VecD<D>& d, double l2, double k, bool project) {
-  const double n2 = d.squaredNorm();
-  // Eigenvalues: (2k/l2)(3|d|^2 - l2) along d, (2k/l2)(|d|^2 - l2) orthogonal to it. Only a
-  // compressed spring has a negative one; its projection keeps the part along d (closed form: no
-  // eigensolver in the inner loop of small scenes).
-  if (project && n2 < l2) {
-    const double along = (2.0 * k / l2) * (3.0 * n2 - l2);
+inline MatD<D> spring_block(const VecD<D>& d, double inverse_l2, double k, bool project) {
+  // H = 2k (s I + 2 d d^T / l^2), s = |d|^2 / l^2 - 1: eigenvalue 2k (3 |d|^2 / l^2 - 1) along d,
+  // 2k s orthogonal to it. Only a compressed spring (s < 0) has a negative one; its projection
+  // keeps the part along d (closed form: no eigensolver in the inner loop of small scenes).
+  const double n2 = d.squaredNorm(), strain = n2 * inverse_l2 - 1.0;
+  if (project && strain < 0.0) {
+    const double along = 2.0 * k * (3.0 * n2 * inverse_l2 - 1.0);
     return along > 0.0 ? MatD<D>((along / n2) * d * d.transpose()) : MatD<D>::Zero();
   }
-  return (2.0 * k / l2) * (2.0 * d * d.transpose() + (n2 - l2) * MatD<D>::Identity());
+  return (2.0 * k) * (strain * MatD<D>::Identity() + (2.0 * inverse_l2) * d * d.transpose());
+}
+
+}  // namespace
+
+template <int D>
+MatD<D> spring_hessian_block(const VecD<D>& d, double l2, double k, bool project) {
+  return spring_block<D>(d, 1.0 / l2, k, project);
 }
 
 template <int D>
 MassSpring<D>::MassSpring(const MatXi& edges, const MatX& rest, double stiffness)
     : edges_(edges), stiffness_(stiffness) {
   rest_length_sq_.resize(edges.rows());
-  for (int e = 0; e < edges.rows(); ++e)
+  inverse_rest_length_sq_.resize(edges.rows());
+  for (int e = 0; e < edges.rows(); ++e) {
     rest_length_sq_[e] = (rest.row(edges(e, 0)) - rest.row(edges(e, 1))).squaredNorm();
+    inverse_rest_length_sq_[e] = 1.0 / rest_length_sq_[e];
+  }
 }
 
 template <int D>
@@ -38,8 +51,8 @@ double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const Assembly
   return assemble_stencils<2, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
                                                           Eigen::Matrix<double, N, N>* hess) {
     const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);
-    const double l2 = rest_length_sq_[e];
-    const double strain = d.squaredNorm() / l2 - 1.0;
+    const double l2 = rest_length_sq_[e], inverse_l2 = inverse_rest_length_sq_[e];
+    const double strain = d.squaredNorm() * inverse_l2 - 1.0;
     if (grad) {
       const VecD<D> g = 2.0 * stiffness_ * strain * d;  // grad_1 of Li & Jiang 2025, §4.3
       grad->template head<D>() = g;
@@ -47,7 +60,7 @@ double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const Assembly
     }
     if (hess) {
       // [[H, -H], [-H, H]] has the eigenvalues of 2H and zeros: projecting H projects the block.
-      const MatD<D> Hd = spring_hessian_block<D>(d, l2, stiffness_, out.project_psd);
+      const MatD<D> Hd = spring_block<D>(d, inverse_l2, stiffness_, out.project_psd);
       hess->template topLeftCorner<D, D>() = Hd;
       hess->template bottomRightCorner<D, D>() = Hd;
       hess->template topRightCorner<D, D>() = -Hd;

@@ -28,6 +28,7 @@ class MassSpring : public Energy {
  private:
   MatXi edges_;
   std::vector<double> rest_length_sq_;
+  std::vector<double> inverse_rest_length_sq_;
   double stiffness_;
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
