@@ -1,5 +1,7 @@
 #include "softsim/integrate/subspace_objective.hpp"
 
+#include <algorithm>
+
 #include "softsim/solve/newton_options.hpp"
 #include "softsim/solve/projected_newton.hpp"
 
@@ -19,7 +21,10 @@ double SubspaceObjective::evaluate(const VecX& y, VecX* gradient, SparseMat* hes
   if (hessian && hessian_x_.nonZeros() != full_.hessian_pattern().nonZeros()) hessian_x_ = full_.hessian_pattern();
   const double E = full_.evaluate(x, gradient ? &gradient_x_ : nullptr, hessian ? &hessian_x_ : nullptr, project_psd);
   if (gradient) *gradient = map_.pull_back(gradient_x_);
-  if (hessian) *hessian = map_.pull_back(hessian_x_);
+  if (hessian) {
+    *hessian = map_.pull_back(hessian_x_);
+    pulled_back_ = *hessian;
+  }
   return E;
 }
 
@@ -31,9 +36,12 @@ void SubspaceObjective::reduce(VecX& gradient, SparseMat* hessian) const {
   // Eliminate in positions, then pull back (the gradient passed in is B^T of the last one).
   VecX g = gradient_x_;
   if (hessian && has_hessian_) {
-    SparseMat H = hessian_x_;
-    full_.reduce(g, &H);
-    *hessian = map_.pull_back(H);
+    reduced_x_ = hessian_x_;
+    full_.reduce(g, &reduced_x_);
+    const bool unchanged = reduced_x_.nonZeros() == hessian_x_.nonZeros() &&
+                           std::equal(reduced_x_.valuePtr(), reduced_x_.valuePtr() + reduced_x_.nonZeros(),
+                                      hessian_x_.valuePtr());
+    *hessian = unchanged ? pulled_back_ : map_.pull_back(reduced_x_);
   } else {
     full_.reduce(g, nullptr);
   }

@@ -40,6 +40,11 @@ class SubspaceObjective : public Objective {
   VecX gradient_x_;
   SparseMat hessian_x_;
   bool has_hessian_ = false;
+  // reduce() eliminates in positions and pulls back again; when the elimination changes nothing
+  // (no fixed or held DOF) the pull-back evaluate() computed is reused: the product B^T H B was
+  // the largest cost of an affine body's step (perf, the book's affine square drop).
+  mutable SparseMat reduced_x_;  // scratch: hessian_x_ after the elimination
+  SparseMat pulled_back_;   // B^T hessian_x_ B, as evaluate() returned it
 };
 
 // The objective over the map's coordinates, or null when the map is empty (every vertex has its
