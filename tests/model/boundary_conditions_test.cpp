@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <stdexcept>
 
 #include "softsim/model/boundary_conditions.hpp"
 
@@ -37,6 +38,17 @@ BoundaryConditions two_vertices_2d() {
   return bc;
 }
 
+// Two vertices, the first with a slip condition of the given direction.
+BoundaryConditions slip_on_node1(const Vec2& direction, bool line = false) {
+  BoundaryConditions bc = two_vertices_2d();
+  SlipCondition slip;
+  slip.vertices = {0};
+  slip.direction = direction;
+  slip.line = line;
+  bc.add_slip(slip);
+  return bc;
+}
+
 TEST(BookBoundaryVectors, FixNode2) {
   BoundaryConditions bc = two_vertices_2d();
   PrescribedMotion fixed;
@@ -50,39 +62,56 @@ TEST(BookBoundaryVectors, FixNode2) {
   EXPECT_LT((p - expected).lpNorm<Eigen::Infinity>(), 1e-12) << p.transpose();
 }
 
-TEST(BookBoundaryVectors, AxisSlipFixesYOfNode1) {
-  BoundaryConditions bc = two_vertices_2d();
-  SlipCondition slip;
-  slip.vertices = {0};
-  slip.direction = Vec2(0.0, 1.0);  // plane (line) y = const: y of node 1 is eliminated
-  bc.add_slip(slip);
-  EXPECT_EQ(bc.num_fixed_dofs(), 1);
-  const VecX p = solve_step(bc);
+// Li & Jiang 2025, Example 6.1.1: node 1 kept on the line y = const.
+VecX axis_slip_step() {
   VecX expected(4);
   expected << -1.0, 0.0, -1.4, -1.6;
-  EXPECT_LT((p - expected).lpNorm<Eigen::Infinity>(), 1e-12) << p.transpose();
+  return expected;
+}
+
+TEST(BookBoundaryVectors, AxisSlipFixesYOfNode1) {
+  // plane (line) y = const: y of node 1 is eliminated
+  BoundaryConditions bc = slip_on_node1(Vec2(0.0, 1.0));
+  EXPECT_EQ(bc.num_fixed_dofs(), 1);
+  const VecX p = solve_step(bc);
+  EXPECT_LT((p - axis_slip_step()).lpNorm<Eigen::Infinity>(), 1e-12) << p.transpose();
+}
+
+// A vertex given a second slip condition is refused, and the refused condition changes nothing:
+// the other vertex it listed keeps no constraint and the step is the first condition's.
+TEST(BookBoundaryVectors, ARefusedSlipConditionLeavesTheOthersAsTheyWere) {
+  BoundaryConditions bc = slip_on_node1(Vec2(0.0, 1.0));
+  SlipCondition again;
+  again.vertices = {1, 0};  // vertex 1 is free, vertex 0 already has one
+  again.direction = Vec2(1.0, 0.0);
+  EXPECT_THROW(bc.add_slip(again), std::invalid_argument);
+  again.vertices = {1, 1};
+  EXPECT_THROW(bc.add_slip(again), std::invalid_argument);
+  EXPECT_EQ(bc.num_fixed_dofs(), 1);
+  EXPECT_LT((solve_step(bc) - axis_slip_step()).lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+// Nothing fixed: the reductions leave gradient and Hessian exactly as they were.
+TEST(BookBoundaryVectors, NothingFixedLeavesTheSystemUnchanged) {
+  BoundaryConditions bc = two_vertices_2d();
+  SparseMat H = book_hessian();
+  VecX g(4);
+  g << 1, 2, 3, 4;
+  bc.reduce_gradient(g);
+  bc.reduce_hessian(H);
+  EXPECT_EQ((MatX(H) - MatX(book_hessian())).norm(), 0.0);
+  EXPECT_EQ(g, VecX((VecX(4) << 1, 2, 3, 4).finished()));
 }
 
 TEST(BookBoundaryVectors, AxisSlipAsLineCondition) {
   // The same constraint written as "move along x" (a line in 2D).
-  BoundaryConditions bc = two_vertices_2d();
-  SlipCondition slip;
-  slip.vertices = {0};
-  slip.direction = Vec2(1.0, 0.0);
-  slip.line = true;
-  bc.add_slip(slip);
+  BoundaryConditions bc = slip_on_node1(Vec2(1.0, 0.0), /*line=*/true);
   const VecX p = solve_step(bc);
-  VecX expected(4);
-  expected << -1.0, 0.0, -1.4, -1.6;
-  EXPECT_LT((p - expected).lpNorm<Eigen::Infinity>(), 1e-12) << p.transpose();
+  EXPECT_LT((p - axis_slip_step()).lpNorm<Eigen::Infinity>(), 1e-12) << p.transpose();
 }
 
 TEST(BookBoundaryVectors, GeneralSlipNormal06_08) {
-  BoundaryConditions bc = two_vertices_2d();
-  SlipCondition slip;
-  slip.vertices = {0};
-  slip.direction = Vec2(0.6, 0.8);
-  bc.add_slip(slip);
+  BoundaryConditions bc = slip_on_node1(Vec2(0.6, 0.8));
 
   // Intermediate values of Li & Jiang 2025, Example 6.3.1: V^T g and V^T H V.
   VecX g(4);

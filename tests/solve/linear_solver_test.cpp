@@ -113,7 +113,7 @@ TEST(DenseCholesky, RefusesIndefiniteAndNonFiniteMatrices) {
   A.coeffRef(6, 6) = -1.0;  // a negative pivot (columns are eliminated in pairs: the first)
   EXPECT_FALSE(dense->compute(A));
   A = spd_with_pattern(10, banded(10, 3), 3);
-  A.coeffRef(7, 7) = 0.0;  // a zero pivot, the second of its pair
+  A.coeffRef(7, 7) = 0.0;  // a non-positive pivot, the second of its pair
   EXPECT_FALSE(dense->compute(A));
   VecX x;
   EXPECT_FALSE(dense->solve(VecX::Ones(10), x));

@@ -45,8 +45,13 @@ void BoundaryConditions::add_slip(const SlipCondition& slip) {
     Q.col(1) = m;
     Q.col(2) = n3.cross(m);
   }
+  // Checked before anything changes: a refused condition leaves the others as they were.
+  std::vector<char> listed(slip_index_.size(), 0);
   for (int v : slip.vertices) {
-    if (slip_index_[v] >= 0) throw std::invalid_argument("vertex has two slip conditions");
+    if (slip_index_[v] >= 0 || listed[v]) throw std::invalid_argument("vertex has two slip conditions");
+    listed[v] = 1;
+  }
+  for (int v : slip.vertices) {
     slip_index_[v] = static_cast<int>(slip_frames_.size());
     slip_frames_.push_back(Q);
     slip_vertices_.push_back(v);

@@ -152,9 +152,11 @@ class DenseCholesky : public LinearSolver {
     for (Eigen::Index c = 0; c < A.outerSize(); ++c)
       for (SparseMat::InnerIterator it(A, c); it; ++it)
         if (it.row() > c) first_[static_cast<std::size_t>(it.row())] = std::min(first_[static_cast<std::size_t>(it.row())], c);
-    // Row i occupies [offset_i, offset_i + i - f_i]; L(i, j) is envelope_[row_base_[i] + j].
+    // Row i occupies [offset_i, offset_i + i - f_i]; L(i, j) is envelope_[row_base_[i] + j]. The
+    // packed rows start after n unused entries so that row_base_ = offset_i - f_i is never
+    // negative (a pointer is never formed before the array).
     row_base_.resize(rows);
-    std::ptrdiff_t offset = 0;
+    std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(n);
     for (std::size_t i = 0; i < rows; ++i) {
       row_base_[i] = offset - first_[i];
       offset += static_cast<std::ptrdiff_t>(i) - first_[i] + 1;
