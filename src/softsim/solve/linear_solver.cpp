@@ -57,26 +57,12 @@ class DenseCholesky : public LinearSolver {
     double* __restrict c0 = column_.data();
     double* __restrict c1 = second_column_.data();
     for (Eigen::Index k = 0; k < n; k += 2) {
-      if (!eliminate_column(L, k, c0)) return false;
       const Eigen::Index end0 = last_[static_cast<std::size_t>(k)] + 1;
-      if (k + 1 == n) {
-        update_rows(L, k + 1, end0, c0);
-        break;
-      }
+      if (!eliminate_column(L, k, end0, c0, nullptr)) return false;
+      if (k + 1 == n) break;  // the last column: no row below it to update
       const Eigen::Index end1 = last_[static_cast<std::size_t>(k + 1)] + 1;  // >= end0
       for (Eigen::Index i = end0; i < end1; ++i) c0[i] = 0.0;
-      // Column k+1 takes column k's update, then is scaled.
-      double* row = L + row_base_[static_cast<std::size_t>(k + 1)];
-      const double l = c0[k + 1];
-      row[k + 1] -= l * l;
-      const double d = row[k + 1];
-      if (!(d > 0.0)) return false;
-      const double lkk = std::sqrt(d), inverse = 1.0 / lkk;
-      row[k + 1] = lkk;
-      for (Eigen::Index i = k + 2; i < end1; ++i) {
-        const std::size_t r = static_cast<std::size_t>(i);
-        c1[i] = first_[r] <= k + 1 ? (L[row_base_[r] + k + 1] = (L[row_base_[r] + k + 1] - c0[i] * l) * inverse) : 0.0;
-      }
+      if (!eliminate_column(L, k + 1, end1, c1, c0)) return false;
       for (Eigen::Index i = k + 2; i < end1; ++i) {
         const double a = c0[i], b = c1[i];
         if (a == 0.0 && b == 0.0) continue;
@@ -111,29 +97,29 @@ class DenseCholesky : public LinearSolver {
   }
 
  private:
-  // Scales column k of L (its diagonal to sqrt, the rows below to L(i, k) / L(k, k)) and copies
-  // it, zero outside the envelope, to `column` (rows k+1 .. last_k). False if not positive.
-  bool eliminate_column(double* L, Eigen::Index k, double* column) const {
-    double* row_k = L + row_base_[static_cast<std::size_t>(k)];
-    const double d = row_k[k];
+  // Eliminates column q of L: first the update by the column eliminated just before it (when
+  // `previous` is given: L(i, q) -= previous[i] previous[q]), then the scaling (the diagonal to
+  // its square root, the rows below divided by it). The scaled column is copied to `column` for
+  // rows q+1 .. end-1, zero where a row's envelope does not reach q. False if the pivot is not
+  // positive.
+  bool eliminate_column(double* L, Eigen::Index q, Eigen::Index end, double* column, const double* previous) const {
+    double* row_q = L + row_base_[static_cast<std::size_t>(q)];
+    const double l = previous ? previous[q] : 0.0;
+    const double d = row_q[q] - l * l;
     if (!(d > 0.0)) return false;
-    const double lkk = std::sqrt(d), inverse = 1.0 / lkk;
-    row_k[k] = lkk;
-    const Eigen::Index end = last_[static_cast<std::size_t>(k)] + 1;
-    for (Eigen::Index i = k + 1; i < end; ++i) {
+    const double lqq = std::sqrt(d), inverse = 1.0 / lqq;
+    row_q[q] = lqq;
+    for (Eigen::Index i = q + 1; i < end; ++i) {
       const std::size_t r = static_cast<std::size_t>(i);
-      column[i] = first_[r] <= k ? (L[row_base_[r] + k] *= inverse) : 0.0;
+      if (first_[r] > q) {
+        column[i] = 0.0;
+        continue;
+      }
+      double& entry = L[row_base_[r] + q];
+      if (previous) entry -= previous[i] * l;
+      column[i] = (entry *= inverse);
     }
     return true;
-  }
-  // Rank-one update of rows from..end-1 (columns from..i) by the column scaled last.
-  void update_rows(double* L, Eigen::Index from, Eigen::Index end, const double* column) const {
-    for (Eigen::Index i = from; i < end; ++i) {
-      const double c = column[i];
-      if (c == 0.0) continue;
-      double* __restrict row = L + row_base_[static_cast<std::size_t>(i)];
-      for (Eigen::Index j = from; j <= i; ++j) row[j] -= c * column[j];
-    }
   }
   // The envelope, and where each stored value of A goes in it, depend on the pattern only: kept
   // while it is unchanged (compared exactly, O(nnz)), as the sparse direct solvers keep theirs.
