@@ -32,9 +32,16 @@ double signed_distance_jet(const AnalyticObstacle& o, const VecD<D>& p, VecD<D>*
 }  // namespace
 
 template <int D>
+VecD<D> ObstacleBarrier::relative_motion(const VecX& v, int i) const {
+  VecD<D> r = v.segment<D>(static_cast<Eigen::Index>(i) * D);
+  if (pose_ >= 0) r -= v.segment<D>(static_cast<Eigen::Index>(pose_) * D);
+  return r;
+}
+
+template <int D>
 VecD<D> ObstacleBarrier::relative_point(const VecX& x, int i) const {
-  VecD<D> p = x.segment<D>(static_cast<Eigen::Index>(i) * D);
-  if (pose_ >= 0) p -= x.segment<D>(static_cast<Eigen::Index>(pose_) * D) - obstacle_.point.head<D>();
+  VecD<D> p = relative_motion<D>(x, i);
+  if (pose_ >= 0) p += obstacle_.point.head<D>();
   return p;
 }
 
@@ -83,9 +90,7 @@ double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) c
 }
 
 VecX ObstacleBarrier::relative_position(const VecX& x, int i) const {
-  VecX p = x.segment(static_cast<Eigen::Index>(i) * dim_, dim_);
-  if (pose_ >= 0) p -= x.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_) - obstacle_.point.head(dim_);
-  return p;
+  return dim_ == 3 ? VecX(relative_point<3>(x, i)) : VecX(relative_point<2>(x, i));
 }
 
 double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {
@@ -156,16 +161,19 @@ double ObstacleBarrier::evaluate_in(const VecX& x, const AssemblyOutputs& out) c
 }
 
 double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
+  return dim_ == 3 ? max_step_in<3>(x, p) : max_step_in<2>(x, p);
+}
+
+template <int D>
+double ObstacleBarrier::max_step_in(const VecX& x, const VecX& p) const {
   double alpha = 1.0;
   for (std::size_t i = 0; i < weights_.size(); ++i) {
     if (!(weights_[i] > 0.0)) continue;
-    Vec3 pi = Vec3::Zero();  // the relative step, padded to 3D
-    pi.head(dim_) = p.segment(i * dim_, dim_);
-    if (pose_ >= 0) pi.head(dim_) -= p.segment(static_cast<Eigen::Index>(pose_) * dim_, dim_);
+    const VecD<D> step = relative_motion<D>(p, static_cast<int>(i));
     const double approach =
-        obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.head(dim_).dot(pi.head(dim_)) : pi.norm();
+        obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.head<D>().dot(step) : step.norm();
     if (approach <= 0.0) continue;
-    const double d = distance_of_vertex(x, static_cast<int>(i));
+    const double d = distance_of<D>(x, static_cast<int>(i));
     alpha = std::min(alpha, 0.9 * d / approach);
   }
   return std::max(alpha, 0.0);

@@ -42,7 +42,12 @@ class ObstacleBarrier : public Energy {
   template <int D>
   double evaluate_in(const VecX& x, const AssemblyOutputs& out) const;
   template <int D>
-  VecD<D> relative_point(const VecX& x, int i) const;
+  double max_step_in(const VecX& x, const VecX& p) const;
+  // v_i, or v_i - v_a for a moving obstacle (positions or steps seen from the pose).
+  template <int D>
+  VecD<D> relative_motion(const VecX& v, int i) const;
+  template <int D>
+  VecD<D> relative_point(const VecX& x, int i) const;  // relative_position, fixed size
   template <int D>
   double distance_of(const VecX& x, int i) const;
   double distance_of_vertex(const VecX& x, int i) const;  // relative_position's signed distance
