@@ -31,7 +31,7 @@ TEST(BoundarySteer, LinearToTheTargetThenHeld) {
   EXPECT_LT((x.tail(2) - Vec2(1.5, 1.5)).norm(), 1e-15);
   EXPECT_EQ(x.head(2), Vec2(0.0, 0.0));  // a free vertex is left alone
   VecX v = VecX::Zero(4);
-  bc.apply_velocities(v, 1.0);
+  bc.apply_velocities(v, x0, 1.0);
   EXPECT_LT((v.tail(2) - Vec2(0.0, 1.0)).norm(), 1e-8);
 }
 

@@ -47,9 +47,11 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
   Targets& d = ctx.data.of<Targets>(this);
   d.targets.resize(vertices_.size());
   d.starts.resize(vertices_.size());
+  const MatX turn = rotation_ ? MatX(rotation_(t + h) - rotation_(t)) : MatX();
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     d.targets[i] = x_start.segment(vertices_[i] * dim_, dim_);
     d.starts[i] = d.targets[i];
+    if (rotation_) d.targets[i] += turn * (origins_[i] - center_);
     if (speed == 0.0) continue;
     const bool moving = std::isinf(limit_) ||
                         (limit_by_position_ ? limit_ - (d.starts[i] - origins_[i]).dot(velocity_) / speed > slack

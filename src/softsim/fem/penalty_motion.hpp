@@ -7,6 +7,7 @@
 // h above the tolerance), kappa_M doubles and the step is solved again; kappa_M is kept for the
 // next steps (warm start, as the companion code of Li & Jiang 2025 does).
 #include <cmath>
+#include <functional>
 
 #include "softsim/model/energy.hpp"
 
@@ -36,6 +37,14 @@ class PenaltyMotion : public Energy {
   double max_target_error(const EvalContext& ctx, const VecX& x) const;
   const std::vector<int>& vertices() const { return vertices_; }
   const VecX& velocity() const { return velocity_; }
+  // Turns the targets too: each step's target moves by the increment of c + v t + R(t) (x0 - c)
+  // over the step, (R(t + h) - R(t)) (x0 - c) + h v, so a rotating clamp or a kinematic affine
+  // body pushes what it meets through the solve instead of jumping into it. Not with `limit`.
+  // At build time only (the Model does not change during a run).
+  void set_rotation(std::function<MatX(double t)> rotation, const VecX& center) {
+    rotation_ = std::move(rotation);
+    center_ = center;
+  }
   // A new velocity for the steps that follow, with no travel limit (code that drives a run, e.g. a
   // moving obstacle steered from Python): between steps only, as the Model does not change during one.
   void set_velocity(const VecX& velocity) {
@@ -52,6 +61,8 @@ class PenaltyMotion : public Energy {
   VecX velocity_;
   double limit_, kappa_, tolerance_;
   bool hold_when_met_ = false, limit_by_position_ = false;
+  std::function<MatX(double t)> rotation_;  // empty: the targets translate only
+  VecX center_;
   void hold_met_targets(const StepContext& ctx, const VecX& x) const;
   const HessianLayout* layout_ = nullptr;
   void declare_stencils(HessianLayout& layout) override { layout_ = &layout; }

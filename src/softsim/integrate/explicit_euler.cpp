@@ -46,7 +46,7 @@ StepResult ExplicitEulerStepper::step(State& state, double h) {
   const double alpha = model_.max_step_fraction(ctx, x_start, p);
   if (alpha < 1.0) state.x = x_start + alpha * p;
   model_.boundary.apply_positions(state.x, model_.rest_positions, state.t + h);
-  model_.boundary.apply_velocities(state.v, state.t + h);
+  model_.boundary.apply_velocities(state.v, model_.rest_positions, state.t + h);
   state.t += h;
   StepResult result;
   result.residual = std::numeric_limits<double>::quiet_NaN();

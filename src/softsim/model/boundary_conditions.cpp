@@ -81,12 +81,19 @@ VecX offset_at(const PrescribedMotion& m, double t) {
     }
   return keys.back().second;
 }
+
+// Where motion m puts the vertex that started at x0 (its rest position) at time t.
+VecX prescribed_position(const PrescribedMotion& m, const VecX& x0, double t, const VecX& offset) {
+  if (!m.rotation) return x0 + offset;
+  return m.center + m.rotation(t) * (x0 - m.center) + offset;
+}
 }  // namespace
 
 VecX BoundaryConditions::offset(std::size_t index, double t) const { return offset_at(motions_.at(index), t); }
 
 void BoundaryConditions::steer(std::size_t index, double from, double to, const VecX& target) {
   PrescribedMotion& m = motions_.at(index);
+  if (m.rotation) throw std::invalid_argument("steer: the motion rotates; only translations can be steered");
   if (!(to > from)) throw std::invalid_argument("steer: the target time must come after the start");
   if (target.size() != dim_) throw std::invalid_argument("steer: the target offset must have dim components");
   const VecX start = offset_at(m, from);
@@ -102,15 +109,21 @@ void BoundaryConditions::steer(std::size_t index, double from, double to, const 
 void BoundaryConditions::apply_positions(VecX& x, const VecX& x0, double t) const {
   for (const auto& m : motions_) {
     const VecX offset = offset_at(m, t);
-    for (int v : m.vertices) x.segment(v * dim_, dim_) = x0.segment(v * dim_, dim_) + offset;
+    for (int v : m.vertices) x.segment(v * dim_, dim_) = prescribed_position(m, x0.segment(v * dim_, dim_), t, offset);
   }
 }
 
-void BoundaryConditions::apply_velocities(VecX& vel, double t) const {
+void BoundaryConditions::apply_velocities(VecX& vel, const VecX& x0, double t) const {
   const double dt = 1e-6;
+  const double before = std::max(0.0, t - dt), after = t + dt;
   for (const auto& m : motions_) {
-    const VecX rate = (offset_at(m, t + dt) - offset_at(m, std::max(0.0, t - dt))) / (t + dt - std::max(0.0, t - dt));
-    for (int v : m.vertices) vel.segment(v * dim_, dim_) = rate;
+    const VecX offset_before = offset_at(m, before), offset_after = offset_at(m, after);
+    for (int v : m.vertices) {
+      const VecX rest = x0.segment(v * dim_, dim_);
+      vel.segment(v * dim_, dim_) = (prescribed_position(m, rest, after, offset_after) -
+                                     prescribed_position(m, rest, before, offset_before)) /
+                                    (after - before);
+    }
   }
 }
 

@@ -11,11 +11,16 @@
 
 namespace softsim {
 
-// A prescribed motion of a set of vertices: position(t) = rest + offset(t).
+// A prescribed motion of a set of vertices: position(t) = rest + offset(t), or, for a rotating
+// motion, center + R(t) (rest - center) + offset(t).
 struct PrescribedMotion {
   std::vector<int> vertices;
   // Offset from the vertex's initial position at time t (zero for a fixed vertex).
   std::function<VecX(double t)> offset;  // returns a dim vector
+  // A rigid rotation of the selection about `center` (rotating clamps, kinematic affine bodies):
+  // R(t) is dim x dim. Empty for a translation.
+  std::function<MatX(double t)> rotation;
+  VecX center;
   std::string label;  // the scene's JSON path of the selection, e.g. "bodies[1].fixed[0]"
   // Set by BoundaryConditions::steer: keyframes (t, offset), linear between them and held after
   // the last, that replace `offset` from the first one's time on.
@@ -40,7 +45,7 @@ class BoundaryConditions {
   const std::vector<PrescribedMotion>& motions() const { return motions_; }
   // Motion `index`'s offset at time t, steering included.
   VecX offset(std::size_t index, double t) const;
-  // Steers motion `index` from time `from` on: its offset runs linearly from its value at `from`
+  // Steers motion `index` (a translation) from time `from` on: its offset runs linearly from its value at `from`
   // to `target` at `to` (> from) and stays there, replacing what it prescribed after `from`. For
   // code that drives a run (a gripper moved from Python), between steps only: the Model does not
   // change during a step. Not kept in checkpoints (a resumed run follows the scene's motions).
@@ -55,7 +60,7 @@ class BoundaryConditions {
   // Writes the prescribed positions at time t into x (x0: initial positions).
   void apply_positions(VecX& x, const VecX& x0, double t) const;
   // Velocity of prescribed DOFs at time t by central difference of the motion (for outputs).
-  void apply_velocities(VecX& v, double t) const;
+  void apply_velocities(VecX& v, const VecX& x0, double t) const;
 
   // Newton system transforms. reduce_gradient zeroes eliminated entries (after rotating slip
   // vertices into their local frames); reduce_hessian does the same to rows and columns of H

@@ -126,9 +126,14 @@ struct MotionSpec {
   bool limit_by_position = false;  // penalty: `limit` on each vertex's own travel, not on time
 };
 
-// Prescribed motion of selected vertices.
+// Prescribed motion of selected vertices: the motion's translation, optionally composed with a
+// rotation at a constant angular velocity about a centre (a rotating clamp, a kinematic affine
+// body): x(t) = c + R(omega t) (x0 - c) + offset(t).
 struct FixedSpec : MotionSpec {
   SelectionSpec selection;
+  Vec3 angular_velocity = Vec3::Zero();  // rad/s (2D: about z, in .z())
+  std::optional<Vec3> rotation_center;   // m, world; absent: the selection's centroid at t = 0
+  bool rotates() const { return angular_velocity != Vec3::Zero(); }
 };
 
 struct SlipSpec {

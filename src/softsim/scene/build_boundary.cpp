@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <Eigen/Geometry>
 #include <algorithm>
 
 #include "softsim/core/bounding_box.hpp"
@@ -79,16 +80,43 @@ int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& bo
 
 // The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
 // their nodal masses (Li & Jiang 2025, §11.1).
+// A rotation at constant angular velocity w, R(t) = exp(t [w]x), about the given centre or the
+// centroid at rest of the selected vertices; null when the selection does not rotate.
+struct Rotation {
+  std::function<MatX(double t)> matrix;
+  VecX center;
+};
+Rotation rotation_of(const Model& model, int dim, const std::vector<int>& ids, const FixedSpec* f) {
+  if (!f || !f->rotates()) return {};
+  Rotation r;
+  if (f->rotation_center) {
+    r.center = f->rotation_center->head(dim);
+  } else {
+    r.center = VecX::Zero(dim);
+    for (int v : ids) r.center += model.rest_positions.segment(static_cast<Eigen::Index>(v) * dim, dim);
+    r.center /= static_cast<double>(ids.size());
+  }
+  const Vec3 w = f->angular_velocity;
+  if (dim == 2)
+    r.matrix = [w](double t) -> MatX { return Eigen::Rotation2Dd(w.z() * t).toRotationMatrix(); };
+  else
+    r.matrix = [w](double t) -> MatX { return Eigen::AngleAxisd(w.norm() * t, w.normalized()).toRotationMatrix(); };
+  return r;
+}
+
 void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, const MotionSpec& m,
-                const std::string& label) {
+                const std::string& label, const FixedSpec* fixed = nullptr) {
   const int dim = scene.dim;
+  Rotation rotation = rotation_of(model, dim, ids, fixed);
   if (m.penalty) {
     const std::vector<double> all = model.vertex_masses();
     std::vector<double> masses;
     for (int id : ids) masses.push_back(all[id]);
-    model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, masses, m.velocity.head(dim), m.limit, m.kappa,
-                                                     scene.integrator.newton.tolerance, model.rest_positions,
-                                                     m.hold_when_met, m.limit_by_position));
+    auto penalty = std::make_unique<PenaltyMotion>(dim, ids, masses, m.velocity.head(dim), m.limit, m.kappa,
+                                                   scene.integrator.newton.tolerance, model.rest_positions,
+                                                   m.hold_when_met, m.limit_by_position);
+    if (rotation.matrix) penalty->set_rotation(std::move(rotation.matrix), rotation.center);
+    model.add_energy(std::move(penalty));
     return;
   }
   PrescribedMotion motion;
@@ -101,6 +129,8 @@ void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, c
     const Vec3 velocity = m.velocity;
     motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
   }
+  motion.rotation = std::move(rotation.matrix);
+  motion.center = rotation.center;
   model.boundary.add_motion(std::move(motion));
 }
 
@@ -117,14 +147,15 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     for (const FixedSpec& f : spec.fixed) {
       std::vector<int> ids;
       for (int id : select_vertices(scene, spec, mesh, f.selection)) ids.push_back(first + id);
-      // An affine body moves as a whole: prescribed, all of it (a kinematic body) or nothing.
+      // An affine body moves as a whole: prescribed, all of it (a kinematic body) or nothing. A
+      // penalty may pull any of its vertices (a handle): it acts through the subspace.
       std::sort(ids.begin(), ids.end());
       ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-      if (spec.kind == BodyKind::affine && static_cast<int>(ids.size()) != mesh.num_vertices())
+      if (spec.kind == BodyKind::affine && !f.penalty && static_cast<int>(ids.size()) != mesh.num_vertices())
         throw InputError(fmt::format("{}: {}: selects {} of the {} vertices of affine body \"{}\": an affine body is "
                                      "prescribed as a whole (select every vertex) or not at all",
                                      file, f.selection.path, ids.size(), mesh.num_vertices(), spec.name));
-      add_motion(model, scene, ids, f, f.selection.path);
+      add_motion(model, scene, ids, f, f.selection.path, &f);
     }
     if (!spec.loads.empty() || !spec.tractions.empty()) {
       if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());

@@ -21,6 +21,7 @@ Eigen::MatrixXd initial_equilibrium(const Scene& scene, const BodySpec& body) {
   spec.initial_angular_velocity.setZero();
   for (FixedSpec& f : spec.fixed) {  // prescribed vertices hold their t = 0 positions
     f.velocity.setZero();
+    f.angular_velocity.setZero();
     f.path.clear();
   }
   alone.gravity.setZero();

@@ -228,6 +228,18 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     FixedSpec spec;
     spec.selection = read_selection(f, dim);
     read_motion(f, dim, spec);
+    if (f.has("angular_velocity")) {
+      if (dim == 3)
+        spec.angular_velocity = read_vec(f, "angular_velocity", Vec3::Zero(), 3);
+      else
+        spec.angular_velocity.z() = f.number("angular_velocity", 0.0);
+      if (f.has("limit") || f.has("limit_by"))
+        f.fail("angular_velocity", "a rotating motion has no travel \"limit\"");
+    }
+    if (f.has("rotation_center")) {
+      if (!f.has("angular_velocity")) f.fail("rotation_center", "applies to a rotating motion (give \"angular_velocity\")");
+      spec.rotation_center = read_vec(f, "rotation_center", Vec3::Zero(), dim);
+    }
     f.finish();
     return spec;
   });

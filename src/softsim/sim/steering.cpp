@@ -58,6 +58,8 @@ std::vector<std::string> motion_labels(const Model& model) {
 void steer_motion(Model& model, const std::string& label, double from, double to, const VecX& target) {
   const std::size_t index = motion_index(model, label);
   check_size(target, model.dim(), "target offset");
+  if (model.boundary.motions()[index].rotation)
+    throw InputError(fmt::format("steering \"{}\": the motion rotates (angular_velocity); only translations can be steered", label));
   if (!(to > from)) throw InputError(fmt::format("steering \"{}\": the target time {:g} s is not after {:g} s", label, to, from));
   model.boundary.steer(index, from, to, target);
 }

@@ -30,7 +30,7 @@ State moving_start(const Model& model) {
     s.v[3 * i + 1] = 0.3 * std::sin(x);
     s.v[3 * i + 2] = 0.1 * x;
   }
-  model.boundary.apply_velocities(s.v, 0.0);
+  model.boundary.apply_velocities(s.v, model.rest_positions, 0.0);
   for (std::size_t i = 0; i < s.v.size(); ++i)
     if (model.boundary.fixed_dofs()[i]) s.v[static_cast<Eigen::Index>(i)] = 0.0;
   return s;

@@ -121,7 +121,7 @@ StepResult ConstraintStepper::step(State& state, double h) {
   state.v = (correction.x - x0) / h;
   state.x = correction.x;
   model_.boundary.apply_positions(state.x, model_.rest_positions, state.t + h);
-  model_.boundary.apply_velocities(state.v, state.t + h);
+  model_.boundary.apply_velocities(state.v, model_.rest_positions, state.t + h);
   state.t += h;
   return result;
 }

@@ -192,7 +192,7 @@ StepResult ExponentialStepper::step(State& state, double h) {
     state.v = std::move(v1);
   }
   model_.boundary.apply_positions(state.x, model_.rest_positions, state.t + h);
-  model_.boundary.apply_velocities(state.v, state.t + h);
+  model_.boundary.apply_velocities(state.v, model_.rest_positions, state.t + h);
   state.t += h;
   ++steps_;
   if (!state.x.allFinite() || !state.v.allFinite()) {
