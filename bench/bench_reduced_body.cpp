@@ -5,8 +5,10 @@
 // and of the reduced one (r coordinates), their ratio, Newton iterations per step, and the largest
 // distance of a reduced vertex from the full run's after the steps.
 //   bench_reduced_body [--levels 0,1,2] [--steps 5] [--size 20] [--basis modes|modes+derivatives]
-//                      [--cubature T] [--threads N]
+//                      [--cubature T] [--modal] [--threads N]
 // --cubature T: the reduced body evaluates at most T elements, weighted (0: all elements).
+// --modal: the reduced body is stepped by integrator.type "modal" (its dynamics linearised at
+// rest, in closed form) instead of backward Euler; "basis s" then includes the decomposition.
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -50,9 +52,9 @@ Run run(const nlohmann::json& j, int steps) {
   auto t = Clock::now();
   const Scene scene = parse_scene(j, "cantilever.json");
   Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
   r.build_seconds = seconds_since(t);
   r.unknowns = model.subspace.empty() ? model.num_dofs() : model.subspace.num_coordinates();
-  auto stepper = make_stepper(model, scene.integrator);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   t = Clock::now();
   for (int s = 0; s < steps; ++s) {
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
   const int resolutions[3][3] = {{20, 3, 3}, {40, 7, 7}, {80, 16, 16}};
   std::vector<int> levels{0, 1, 2};
   int steps = 5, size = 20, threads = 0, cubature = 0;
+  bool modal = false;
   std::string basis = "modes";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--levels") && i + 1 < argc) {
@@ -85,6 +88,8 @@ int main(int argc, char** argv) {
       basis = argv[++i];
     } else if (!std::strcmp(argv[i], "--cubature") && i + 1 < argc) {
       cubature = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--modal")) {
+      modal = true;
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -95,8 +100,9 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<tbb::global_control> limit;
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
-  std::printf("threads %s, %d steps of backward Euler, reduced: %s r = %d, cubature %s\n",
-              threads > 0 ? std::to_string(threads).c_str() : "all", steps, basis.c_str(), size,
+  std::printf("threads %s, %d steps of backward Euler, reduced (%s): %s r = %d, cubature %s\n",
+              threads > 0 ? std::to_string(threads).c_str() : "all", steps,
+              modal ? "modal, closed form" : "backward Euler", basis.c_str(), size,
               cubature > 0 ? ("at most " + std::to_string(cubature) + " elements").c_str() : "none");
   std::printf("%8s %8s | %10s %8s %6s | %10s %10s %8s %6s | %8s %10s\n", "tets", "DOFs", "full ms", "Newton", "failed",
               "basis s", "reduced ms", "Newton", "failed", "speed-up", "x diff m");
@@ -107,6 +113,7 @@ int main(int argc, char** argv) {
     nlohmann::json reduced = full;
     reduced["bodies"][0]["reduction"] = {{"basis", basis}, {"size", size}};
     if (cubature > 0) reduced["bodies"][0]["reduction"]["cubature"] = {{"elements", cubature}};
+    if (modal) reduced["integrator"]["type"] = "modal";
     const Run a = run(full, steps), b = run(reduced, steps);
     const int tets = 5 * res[0] * res[1] * res[2];
     // The largest distance of a reduced vertex from its full-run position after the steps.

@@ -97,6 +97,7 @@ MatX amplification_matrix(const DampingMethod& method, double z) {
       if (method.history == SubspaceHistory::complement) return exact_flow(z, 0.5) * half;
       return (4.0 * half - I) / 3.0 + 2.0 / 3.0 * (exact_flow(z, 0.5) - I) * half;
     }
+    case T::modal: return exact_flow(z, 1.0);  // the linear flow, in closed form
     case T::newmark: return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
     case T::generalized_alpha: return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);
     case T::static_equilibrium: break;

@@ -6,6 +6,7 @@
 #include "softsim/integrate/constraint/constraint_stepper.hpp"
 #include "softsim/integrate/dirk.hpp"
 #include "softsim/integrate/generalized_alpha.hpp"
+#include "softsim/integrate/modal_stepper.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
 #include "softsim/integrate/exponential/exponential_stepper.hpp"
 #include "softsim/integrate/static_solve.hpp"
@@ -61,6 +62,7 @@ std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOpt
     case T::bdf2ere:
     case T::sbdf2ere:
     case T::str_sbdf2ere: return std::make_unique<ExponentialStepper>(model, options);
+    case T::modal: return std::make_unique<ModalStepper>(model);
   }
   throw std::invalid_argument("unknown integrator");
 }

@@ -61,7 +61,9 @@ enum class IntegratorType {
   ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere,
   // The implicit midpoint rule: symplectic, and it conserves linear and angular momentum exactly
   // for forces of a rotation-invariant potential.
-  implicit_midpoint
+  implicit_midpoint,
+  // Reduced bodies' linear modal dynamics stepped in closed form (integrate/modal_stepper.hpp).
+  modal
 };
 template <>
 struct EnumNames<IntegratorType> {
@@ -71,7 +73,7 @@ struct EnumNames<IntegratorType> {
       {T::backward_euler, "backward_euler"}, {T::static_equilibrium, "static"}, {T::trapezoidal, "trapezoidal"},
       {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::implicit_midpoint, "implicit_midpoint"}, {T::newmark, "newmark"},
       {T::generalized_alpha, "generalized_alpha"}, {T::ere, "ere"}, {T::siere, "siere"}, {T::beere, "beere"},
-      {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}};
+      {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}, {T::modal, "modal"}};
 };
 
 // How an implicit stage is posed: minimise its incremental potential (Ascher et al. 2022,

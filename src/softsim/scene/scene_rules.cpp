@@ -50,6 +50,26 @@ void check_subspace_bodies(const Scene& scene) {
   }
 }
 
+// The modal integrator steps the linear dynamics of reduced coordinates in closed form
+// (integrate/modal_stepper.hpp): every body reduced, nothing that is not linear about the rest
+// state (contact, obstacles). A scene that says nothing about contact gets none.
+void check_modal_integrator(Scene& scene) {
+  for (const BodySpec& body : scene.bodies)
+    if (!body.reduction)
+      throw InputError(fmt::format("{}: {}: integrator.type \"modal\" steps reduced bodies only: give the body a "
+                                   "\"reduction\", or use an implicit integrator",
+                                   scene.source(), body.path));
+  if (!scene.obstacles.empty())
+    throw InputError(fmt::format("{}: obstacles: integrator.type \"modal\" steps linear dynamics, without contact: "
+                                 "remove the obstacles or use an implicit integrator",
+                                 scene.source()));
+  if (scene.given.contact && scene.contact.enabled)
+    throw InputError(fmt::format("{}: contact: integrator.type \"modal\" steps linear dynamics, without contact: set "
+                                 "contact.enabled to false or use an implicit integrator",
+                                 scene.source()));
+  scene.contact.enabled = false;
+}
+
 // Body and obstacle names name output files (frames/<body>_<frame>.vtu,
 // frames/obstacles/<obstacle>_<frame>.vtu) and are what contact.friction.pairs, output.track and
 // steering refer to: each is a non-empty file-name part, and no two are the same.
@@ -110,6 +130,7 @@ void apply_scene_rules(Scene& scene) {
       if (o.motion && o.motion->hold_when_met) refuse(o.path);
   }
   check_subspace_bodies(scene);
+  if (integ.type == IntegratorType::modal) check_modal_integrator(scene);
   // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
   // for contact is an error; one that says nothing about it gets no self-contact.
   if (is_exponential(integ.type)) {
