@@ -307,13 +307,16 @@ class Simulation:
         return self._sim.motions
 
     def motion_offset(self, label: str, t: Optional[float] = None) -> List[float]:
-        """Offset (m) from their initial positions of the vertices of motion `label` at time t (now)."""
+        """Offset (m) from their initial positions of the vertices of motion `label` at time t (now).
+        For a motion that also turns (`angular_velocity`), the translation only: its rotation
+        centre's offset."""
         return self._sim.motion_offset(label, t)
 
     def steer_motion(self, label: str, target: Sequence[float], duration: Optional[float] = None) -> None:
         """Moves motion `label`'s vertices linearly from where they are now to the offset `target`
         (m, from their initial positions, as the scene's paths) in `duration` seconds (default one
-        step), then holds them there."""
+        step), then holds them there. Refused for a motion that turns, and for the fixed vertices
+        of a reduced body (its basis holds them)."""
         self._sim.steer_motion(label, [float(c) for c in target], duration)
 
     @property

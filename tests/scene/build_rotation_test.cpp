@@ -1,5 +1,5 @@
 // fixed[j].angular_velocity and rotation_center: read per dimension, the centre defaulting to the
-// selection's centroid at rest, and every misuse refused with the key named.
+// mean of the selected vertices at rest, and every misuse refused with the key named.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -31,8 +31,8 @@ std::string message(const nlohmann::json& j) {
   return "";
 }
 
-TEST(RotatingFixed, CentreDefaultsToTheSelectionsCentroidAtRest) {
-  // The right end of a strip centred at (2, 1): its two vertices' centroid is (2.5, 1).
+TEST(RotatingFixed, CentreDefaultsToTheMeanOfTheSelectedVerticesAtRest) {
+  // The right end of a strip centred at (2, 1): the mean of its two vertices is (2.5, 1).
   const Model model = build_model(parse_scene(
       strip(R"json({"box": [[2.49, 0], [2.51, 2]], "angular_velocity": 1.5})json"_json), "rotation.json"));
   ASSERT_EQ(model.boundary.motions().size(), 1u);

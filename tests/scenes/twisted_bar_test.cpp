@@ -61,9 +61,9 @@ TEST(TwistedBar, SectionsTurnInProportionToTheirDistanceFromTheHeldEnd) {
                three_quarters = section_turn(model, state.x, 0.25);
   std::printf("[ twist ] theta %.3g: sections turn %.5g, %.5g, %.5g (theta/4, theta/2, 3 theta/4: %.5g, %.5g, %.5g)\n",
               kTheta, quarter, middle, three_quarters, kTheta / 4, kTheta / 2, 3 * kTheta / 4);
-  EXPECT_NEAR(middle, kTheta / 2, 0.002 * kTheta);
-  EXPECT_NEAR(quarter, kTheta / 4, 0.005 * kTheta);
-  EXPECT_NEAR(three_quarters, 3 * kTheta / 4, 0.005 * kTheta);
+  EXPECT_NEAR(middle, kTheta / 2, 0.001 * kTheta);
+  EXPECT_NEAR(quarter, kTheta / 4, 0.0025 * kTheta);  // 1% of theta / 4
+  EXPECT_NEAR(three_quarters, 3 * kTheta / 4, 0.0025 * kTheta);
 }
 
 }  // namespace

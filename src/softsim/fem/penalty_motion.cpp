@@ -6,6 +6,7 @@ namespace softsim {
 
 struct PenaltyMotion::Targets : TermData {
   double kappa = 0.0;
+  double t0 = 0.0, h = 0.0;  // the step
   std::vector<VecX> targets, starts;  // end-of-step targets and start-of-step positions
   std::vector<char> held;             // hold_when_met: vertices held for the rest of the solve
   // The target of vertex i for a stage ending at fraction c of the step.
@@ -16,6 +17,34 @@ struct PenaltyMotion::Targets : TermData {
   void save(ArchiveWriter& out) const override { out.real(kappa); }
   void load(ArchiveReader& in) override { kappa = in.real(); }
 };
+
+// Where each vertex is pulled in a stage ending at fraction c of the step: on the chord from its
+// start to its end-of-step target, or, for a turning motion, on the arc: its start turned by
+// R(t0 + c h) R(t0)^T about the centre and moved with it by c h v (a TR-BDF2 or SDIRK2 stage
+// solves for positions at t0 + c h).
+class PenaltyMotion::StageTargets {
+ public:
+  StageTargets(const Targets& d, double c) : d_(d), c_(c) {}
+  StageTargets(const Targets& d, double c, MatX turn, VecX center, VecX shift)
+      : d_(d), c_(c), turn_(std::move(turn)), center_(std::move(center)), shift_(std::move(shift)) {}
+  VecX operator()(std::size_t i) const {
+    if (turn_.size() == 0) return d_.target(i, c_);
+    return center_ + shift_ + turn_ * (d_.starts[i] - center_);
+  }
+
+ private:
+  const Targets& d_;
+  double c_;
+  MatX turn_;
+  VecX center_, shift_;
+};
+
+PenaltyMotion::StageTargets PenaltyMotion::stage_targets(const Targets& d, double c) const {
+  if (!rotation_ || c == 1.0) return StageTargets(d, c);
+  const double t = d.t0, h = d.h;
+  return StageTargets(d, c, rotation_(t + c * h) * rotation_(t).transpose(), center_ + t * velocity_,
+                      c * h * velocity_);
+}
 
 PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity,
                              double limit, double kappa, double tolerance, const VecX& initial_positions,
@@ -47,11 +76,18 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
   Targets& d = ctx.data.of<Targets>(this);
   d.targets.resize(vertices_.size());
   d.starts.resize(vertices_.size());
-  const MatX turn = rotation_ ? MatX(rotation_(t + h) - rotation_(t)) : MatX();
+  d.t0 = t;
+  d.h = h;
+  // A turning motion has no limit: its targets are its starts turned and moved over the step.
+  const MatX turn = rotation_ ? MatX(rotation_(t + h) * rotation_(t).transpose()) : MatX();
+  const VecX center = rotation_ ? VecX(center_ + t * velocity_) : VecX();
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     d.targets[i] = x_start.segment(vertices_[i] * dim_, dim_);
     d.starts[i] = d.targets[i];
-    if (rotation_) d.targets[i] += turn * (origins_[i] - center_);
+    if (rotation_) {
+      d.targets[i] = center + h * velocity_ + turn * (d.starts[i] - center);
+      continue;
+    }
     if (speed == 0.0) continue;
     const bool moving = std::isinf(limit_) ||
                         (limit_by_position_ ? limit_ - (d.starts[i] - origins_[i]).dot(velocity_) / speed > slack
@@ -65,9 +101,9 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
 void PenaltyMotion::hold_met_targets(const StepContext& ctx, const VecX& x) const {
   if (!hold_when_met_ || ctx.stage.h <= 0.0) return;
   Targets& d = ctx.data.of<Targets>(this);
+  const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i)
-    if (!d.held[i] &&
-        (x.segment(vertices_[i] * dim_, dim_) - d.target(i, ctx.stage.fraction)).norm() / ctx.stage.h < tolerance_)
+    if (!d.held[i] && (x.segment(vertices_[i] * dim_, dim_) - target(i)).norm() / ctx.stage.h < tolerance_)
       d.held[i] = 1;
 }
 
@@ -88,9 +124,10 @@ double PenaltyMotion::evaluate(const EvalContext& ctx, const VecX& x, const Asse
   const Targets& d = ctx.data.of<Targets>(this);
   if (d.targets.empty()) return 0.0;
   double total = 0.0;
+  const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     const int v = vertices_[i];
-    const VecX r = x.segment(v * dim_, dim_) - d.target(i, ctx.stage.fraction);
+    const VecX r = x.segment(v * dim_, dim_) - target(i);
     const double k = out.weight * d.kappa * masses_[i];
     total += 0.5 * k * r.squaredNorm();
     if (out.gradient) out.gradient->segment(v * dim_, dim_) += k * r;
@@ -103,8 +140,9 @@ double PenaltyMotion::evaluate(const EvalContext& ctx, const VecX& x, const Asse
 double PenaltyMotion::max_target_error(const EvalContext& ctx, const VecX& x) const {
   const Targets& d = ctx.data.of<Targets>(this);
   double e = 0.0;
+  const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i)
-    e = std::max(e, (x.segment(vertices_[i] * dim_, dim_) - d.target(i, ctx.stage.fraction)).norm());
+    e = std::max(e, (x.segment(vertices_[i] * dim_, dim_) - target(i)).norm());
   return e;
 }
 

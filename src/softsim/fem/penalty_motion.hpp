@@ -22,6 +22,10 @@ class PenaltyMotion : public Energy {
                 double kappa, double tolerance, const VecX& initial_positions, bool hold_when_met = false,
                 bool limit_by_position = false);
   std::string name() const override { return "penalty_motion"; }
+  // The motion moves a moving mesh obstacle (contact.obstacles[k].velocity; steering finds it
+  // by this), not a selection of a body's vertices.
+  void set_drives_obstacle() { drives_obstacle_ = true; }
+  bool drives_obstacle() const { return drives_obstacle_; }
   // The stiffness kappa_M and the step's start positions and targets.
   std::unique_ptr<TermData> make_data() const override;
   // A stage ending at t0 + c h pulls towards x^n + c h v.
@@ -37,10 +41,11 @@ class PenaltyMotion : public Energy {
   double max_target_error(const EvalContext& ctx, const VecX& x) const;
   const std::vector<int>& vertices() const { return vertices_; }
   const VecX& velocity() const { return velocity_; }
-  // Turns the targets too: each step's target moves by the increment of c + v t + R(t) (x0 - c)
-  // over the step, (R(t + h) - R(t)) (x0 - c) + h v, so a rotating clamp or a kinematic affine
-  // body pushes what it meets through the solve instead of jumping into it. Not with `limit`.
-  // At build time only (the Model does not change during a run).
+  // Turns the targets too: each step turns the vertices' start positions about the centre
+  // (which moves with the translation, c + v t) by R(t + h) R(t)^T and translates them by h v,
+  // so a rotating clamp or a kinematic affine body pushes what it meets through the solve instead
+  // of jumping into it, and a body that lags keeps rigid targets. Not with `limit`. At build
+  // time only (the Model does not change during a run).
   void set_rotation(std::function<MatX(double t)> rotation, const VecX& center) {
     rotation_ = std::move(rotation);
     center_ = center;
@@ -54,6 +59,10 @@ class PenaltyMotion : public Energy {
 
  private:
   struct Targets;
+  class StageTargets;
+  // The targets of a stage ending at fraction c of the step.
+  StageTargets stage_targets(const Targets& d, double c) const;
+  bool drives_obstacle_ = false;
   int dim_;
   std::vector<int> vertices_;
   std::vector<double> masses_;

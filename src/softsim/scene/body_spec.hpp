@@ -132,7 +132,7 @@ struct MotionSpec {
 struct FixedSpec : MotionSpec {
   SelectionSpec selection;
   Vec3 angular_velocity = Vec3::Zero();  // rad/s (2D: about z, in .z())
-  std::optional<Vec3> rotation_center;   // m, world; absent: the selection's centroid at t = 0
+  std::optional<Vec3> rotation_center;   // m, world; absent: the mean of the selected vertices at t = 0
   bool rotates() const { return angular_velocity != Vec3::Zero(); }
 };
 

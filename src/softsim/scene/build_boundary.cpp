@@ -81,7 +81,7 @@ int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& bo
 // The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
 // their nodal masses (Li & Jiang 2025, §11.1).
 // A rotation at constant angular velocity w, R(t) = exp(t [w]x), about the given centre or the
-// centroid at rest of the selected vertices; null when the selection does not rotate.
+// mean of the selected vertices at rest; null when the selection does not rotate.
 struct Rotation {
   std::function<MatX(double t)> matrix;
   VecX center;

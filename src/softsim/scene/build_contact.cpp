@@ -316,9 +316,11 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
       ids.push_back(body.first_vertex + i);
     }
     for (int v : ids) cancel_gravity(model, v, 1.0);
-    model.add_energy(std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
-                                                     o.velocity->head(dim), o.limit, 1e3,
-                                                     scene.integrator.newton.tolerance, model.rest_positions));
+    auto motion = std::make_unique<PenaltyMotion>(dim, ids, std::vector<double>(ids.size(), 1.0),
+                                                  o.velocity->head(dim), o.limit, 1e3,
+                                                  scene.integrator.newton.tolerance, model.rest_positions);
+    motion->set_drives_obstacle();
+    model.add_energy(std::move(motion));
     model.bodies.push_back(std::move(body));
   }
 }

@@ -237,7 +237,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
         f.fail("angular_velocity", "a rotating motion has no travel \"limit\"");
     }
     if (f.has("rotation_center")) {
-      if (!f.has("angular_velocity")) f.fail("rotation_center", "applies to a rotating motion (give \"angular_velocity\")");
+      if (!spec.rotates()) f.fail("rotation_center", "applies to a rotating motion (give a non-zero \"angular_velocity\")");
       spec.rotation_center = read_vec(f, "rotation_center", Vec3::Zero(), dim);
     }
     f.finish();

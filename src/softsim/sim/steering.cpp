@@ -22,18 +22,27 @@ std::size_t motion_index(const Model& model, const std::string& label) {
   throw InputError(fmt::format("no prescribed motion \"{}\" (the scene's are: {})", label, listed(motion_labels(model))));
 }
 
+// Whether a motion's vertices are held by the subspace map (a zero row of B: a reduced body's
+// fixed vertices), where moving them would be overwritten by x = offset + B y.
+bool held_by_subspace(const Model& model, const PrescribedMotion& motion) {
+  if (model.subspace.empty() || motion.vertices.empty()) return false;
+  const int dof = motion.vertices.front() * model.dim();
+  return model.subspace.basis_t.col(dof).nonZeros() == 0;
+}
+
 void check_size(const VecX& v, int dim, const char* what) {
   if (v.size() != dim) throw InputError(fmt::format("{}: {} components given, the scene has {} dimensions", what, v.size(), dim));
   if (!v.allFinite()) throw InputError(fmt::format("{}: not finite", what));
 }
 
-// A moving mesh obstacle is a body without elasticity driven by a PenaltyMotion over all of its
-// vertices: that motion, or null for any other body.
+// A moving mesh obstacle is a body driven by the PenaltyMotion that says it drives an obstacle,
+// over all of its vertices: that motion, or null for any other body (a penalty-driven kinematic
+// affine body is a body, not an obstacle).
 PenaltyMotion* motion_of(const Model& model, const Body& body) {
   if (body.elasticity_term >= 0) return nullptr;
   for (const auto& term : model.energies())
     if (auto* motion = dynamic_cast<PenaltyMotion*>(term.get()))
-      if (!motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
+      if (motion->drives_obstacle() && !motion->vertices().empty() && motion->vertices().front() == body.first_vertex &&
           static_cast<int>(motion->vertices().size()) == body.mesh.num_vertices())
         return motion;
   return nullptr;
@@ -58,6 +67,10 @@ std::vector<std::string> motion_labels(const Model& model) {
 void steer_motion(Model& model, const std::string& label, double from, double to, const VecX& target) {
   const std::size_t index = motion_index(model, label);
   check_size(target, model.dim(), "target offset");
+  if (held_by_subspace(model, model.boundary.motions()[index]))
+    throw InputError(fmt::format("steering \"{}\": its vertices belong to a reduced body, whose basis holds them "
+                                 "where they start",
+                                 label));
   if (model.boundary.motions()[index].rotation)
     throw InputError(fmt::format("steering \"{}\": the motion rotates (angular_velocity); only translations can be steered", label));
   if (!(to > from)) throw InputError(fmt::format("steering \"{}\": the target time {:g} s is not after {:g} s", label, to, from));
