@@ -8,12 +8,14 @@
 #include "softsim/mesh/quality.hpp"
 #include "softsim/meshing/surface_checks.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/scene/scene_stepper.hpp"
 
 namespace softsim::cli {
 
 int check_command(const std::string& scene_path) {
   const Scene scene = read_scene(scene_path);
   const Model model = build_model(scene);  // loads and validates every mesh
+  make_scene_stepper(scene, model);        // and what the integrator refuses of the model
   int elements = 0;
   for (const Body& b : model.bodies) elements += b.mesh.num_cells();
   const std::size_t bodies = model.bodies.size();

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <nlohmann/json.hpp>
 
@@ -146,6 +147,58 @@ TEST(ModalStepper, DampedMotionUnderGravitySettlesOnTheStaticEquilibrium) {
   ASSERT_GT(sag, 1e-3);
   EXPECT_LT(max_abs(state.x - equilibrium.x), 1e-8 * sag);
   EXPECT_LT(max_abs(state.v), 1e-8);
+}
+
+TEST(ModalStepper, AnOverDampedModeCreepsBackAsTheAnalyticSolutionSays) {
+  nlohmann::json j = strip("modal");
+  j["damping"] = {{"alpha", 3.0}, {"beta", 0.0}};  // c = 3 > 2 omega_1 = 1.58
+  ModalRun run(j);
+  ModalStepper& modal = run.modal();
+  const double lambda = modal.eigenvalues()[0], c = 3.0, a = 0.05;
+  ASSERT_GT(c * c, 4 * lambda) << "the test wants an over-damped mode";
+  State state = mode_state(run.model, modal, 0, a);
+  const VecX shape = state.x - run.model.rest_positions;
+  for (int n = 0; n < 10; ++n) ASSERT_TRUE(run.stepper->step(state, 0.3).converged);
+  // u(0) = 1, u'(0) = 0: u = (r2 e^{r1 t} - r1 e^{r2 t}) / (r2 - r1), r = (-c -+ sqrt(c^2 - 4 lambda)) / 2.
+  const double root = std::sqrt(c * c - 4 * lambda), r1 = (-c - root) / 2, r2 = (-c + root) / 2, t = state.t;
+  const double u = (r2 * std::exp(r1 * t) - r1 * std::exp(r2 * t)) / (r2 - r1);
+  EXPECT_LT(max_abs(state.x - run.model.rest_positions - u * shape), 1e-10 * max_abs(shape));
+  EXPECT_GT(u, 0.0);  // over-damped: it never crosses
+  EXPECT_LT(u, 0.8);
+}
+
+TEST(ModalStepper, AFreeBodyFallsAtExactlyGOnItsRigidModes) {
+  // No fixed vertex: the basis holds the 3 rigid modes (lambda = 0), on which gravity acts alone
+  // (the elastic modes are M-orthogonal to a uniform translation). One long step, exact.
+  nlohmann::json j = strip("modal");
+  j["bodies"][0].erase("fixed");
+  j["gravity"] = {0.0, -9.81};
+  ModalRun run(j);
+  EXPECT_NEAR(run.modal().eigenvalues()[0], 0.0, 1e-6 * run.modal().eigenvalues()[3]);
+  State state{run.model.rest_positions, VecX::Zero(run.model.num_dofs()), 0.0};
+  ASSERT_TRUE(run.stepper->step(state, 0.7).converged);
+  const std::vector<double> m = run.model.vertex_masses();
+  Vec2 shift = Vec2::Zero();
+  double total = 0.0;
+  for (int i = 0; i < run.model.num_vertices(); ++i) {
+    shift += m[i] * (state.x.segment<2>(2 * i) - run.model.rest_positions.segment<2>(2 * i));
+    total += m[i];
+  }
+  shift /= total;
+  EXPECT_NEAR(shift.x(), 0.0, 1e-12);
+  EXPECT_NEAR(shift.y(), -0.5 * 9.81 * 0.7 * 0.7, 1e-10);
+  const double spread = (state.x - run.model.rest_positions).reshaped(2, run.model.num_vertices()).row(1).maxCoeff() -
+                        (state.x - run.model.rest_positions).reshaped(2, run.model.num_vertices()).row(1).minCoeff();
+  EXPECT_LT(spread, 1e-10);  // no deformation: every vertex fell as far
+}
+
+TEST(ModalStepper, TheStepperRefusesAModelWithoutReducedCoordinates) {
+  // The scene rules refuse such a scene first; a Model built by code meets the stepper's own check.
+  nlohmann::json j = strip("backward_euler");
+  j["bodies"][0].erase("reduction");
+  const Scene scene = parse_scene(j, "full.json");
+  const Model model = build_model(scene);
+  EXPECT_THROW(ModalStepper stepper(model), std::invalid_argument);
 }
 
 std::string refusal(const nlohmann::json& j) {

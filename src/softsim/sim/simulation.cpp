@@ -14,6 +14,7 @@
 #include "softsim/integrate/constraint/corrective_motion.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/scene/analytic_obstacles.hpp"
+#include "softsim/scene/scene_stepper.hpp"
 #include "softsim/sim/body_tracker.hpp"
 #include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/frame_writer.hpp"
@@ -95,7 +96,7 @@ struct Simulation::Impl {
         writes(!this->options.out_dir.empty()),
         steps(this->options.steps.value_or(scene.steps)),
         tracker(model, scene.output.track),  // checks the names before anything is written
-        stepper(make_stepper(model, scene.integrator)),
+        stepper(make_scene_stepper(scene, model)),
         fingerprint(run_fingerprint(scene, model, *stepper)),
         checkpoint_file(checkpoint_path(this->options.out_dir)),
         stats_file(this->options.out_dir / "stats.csv"),
