@@ -24,6 +24,13 @@ void parallel_for(std::size_t n, Body&& body) {
                     });
 }
 
+// For few iterations that are each a long loop of their own (a sweep over every element): one
+// task per iteration, where parallel_for would run fewer than a block inline.
+template <class Body>
+void parallel_for_each_heavy(std::size_t n, Body&& body) {
+  tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) { body(i); });
+}
+
 // Sums f(i) over i in [0, n) deterministically: fixed blocks summed in parallel, then the block
 // sums added in order.
 template <class F>

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "softsim/solve/free_dofs.hpp"
 #include "softsim/solve/linear_solver.hpp"
 
 namespace softsim {
@@ -18,23 +19,6 @@ VecX ModalSubspace::frequencies_hz() const {
 }
 
 namespace {
-
-// The rows and columns of A at the free DOFs (index map: free -> DOF).
-SparseMat free_block(const SparseMat& A, const std::vector<int>& free_of, const std::vector<int>& dof_to_free) {
-  std::vector<Triplet> t;
-  t.reserve(A.nonZeros());
-  for (int c = 0; c < A.outerSize(); ++c) {
-    const int fc = dof_to_free[c];
-    if (fc < 0) continue;
-    for (SparseMat::InnerIterator it(A, c); it; ++it) {
-      const int fr = dof_to_free[it.row()];
-      if (fr >= 0) t.emplace_back(fr, fc, it.value());
-    }
-  }
-  SparseMat B(static_cast<int>(free_of.size()), static_cast<int>(free_of.size()));
-  B.setFromTriplets(t.begin(), t.end());
-  return B;
-}
 
 // y = (K - sigma M)^-1 x by a sparse Cholesky factorization: the operation Spectra's
 // shift-invert mode asks for.
@@ -79,20 +63,15 @@ void m_orthonormalize(MatX& X, const SparseMat& M) {
 ModalSubspace lowest_modes(const SparseMat& K, const SparseMat& M, const std::vector<char>& fixed,
                            const ModalOptions& options) {
   const int n = static_cast<int>(K.rows());
-  std::vector<int> free_of, dof_to_free(n, -1);
-  for (int i = 0; i < n; ++i)
-    if (fixed.empty() || !fixed[i]) {
-      dof_to_free[i] = static_cast<int>(free_of.size());
-      free_of.push_back(i);
-    }
-  const int nf = static_cast<int>(free_of.size());
+  const FreeDofs free(n, fixed);
+  const int nf = free.count();
   const int s = std::clamp(options.count, 0, nf);
   ModalSubspace result;
   result.modes = MatX::Zero(n, s);
   result.eigenvalues = VecX::Zero(s);
   if (s == 0) return result;
-  const SparseMat Kf = free_block(K, free_of, dof_to_free);
-  const SparseMat Mf = free_block(M, free_of, dof_to_free);
+  const SparseMat Kf = free.block(K);
+  const SparseMat Mf = free.block(M);
 
   MatX Xf;
   VecX lambda;
@@ -132,7 +111,7 @@ ModalSubspace lowest_modes(const SparseMat& K, const SparseMat& M, const std::ve
     }
   }
   m_orthonormalize(Xf, Mf);
-  for (int j = 0; j < nf; ++j) result.modes.row(free_of[j]) = Xf.row(j);
+  for (int j = 0; j < nf; ++j) result.modes.row(free.dof(j)) = Xf.row(j);
   result.eigenvalues = lambda;
   return result;
 }

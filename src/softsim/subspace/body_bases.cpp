@@ -8,6 +8,7 @@
 #include "softsim/core/bounding_box.hpp"
 #include "softsim/model/model_data.hpp"
 #include "softsim/model/stage.hpp"
+#include "softsim/solve/free_dofs.hpp"
 #include "softsim/solve/modal_subspace.hpp"
 #include "softsim/subspace/mass_pca.hpp"
 
@@ -52,14 +53,13 @@ std::vector<char> body_fixed(const Model& model, BodyDofs d) {
   return std::vector<char>(all.begin() + d.first, all.begin() + d.first + d.count);
 }
 
-ModalSubspace body_modes(const Model& model, BodyDofs d, int size) {
-  const std::vector<char> fixed = body_fixed(model, d);
+ModalSubspace body_modes(const Model& model, BodyDofs d, const std::vector<char>& fixed, int size) {
   if (std::all_of(fixed.begin(), fixed.end(), [](char f) { return f != 0; }))
     throw std::invalid_argument("every DOF of the body is fixed: there is nothing to reduce");
   ModalOptions options;
   options.count = size;
-  return lowest_modes(body_stiffness(model, d, model.rest_positions, true), block(model.mass_matrix(), d),
-                      body_fixed(model, d), options);
+  return lowest_modes(body_stiffness(model, d, model.rest_positions, true), block(model.mass_matrix(), d), fixed,
+                      options);
 }
 
 ReducedBasis from_pca(ReducedBasisKind kind, int dim, const MassPca& pca) {
@@ -75,7 +75,7 @@ ReducedBasis from_pca(ReducedBasisKind kind, int dim, const MassPca& pca) {
 
 ReducedBasis modal_basis(const Model& model, int body, int size) {
   const BodyDofs d = dofs_of(model, body);
-  const ModalSubspace modes = body_modes(model, d, size);
+  const ModalSubspace modes = body_modes(model, d, body_fixed(model, d), size);
   ReducedBasis basis;
   basis.kind = ReducedBasisKind::modes;
   basis.dim = model.dim();
@@ -86,25 +86,13 @@ ReducedBasis modal_basis(const Model& model, int body, int size) {
 
 ReducedBasis modal_derivative_basis(const Model& model, int body, int size) {
   const BodyDofs d = dofs_of(model, body);
-  const ModalSubspace modes = body_modes(model, d, size);
+  const std::vector<char> fixed = body_fixed(model, d);
+  const ModalSubspace modes = body_modes(model, d, fixed, size);
   const int m = modes.count();
   int k = 1;
   while (k < m && k * (k + 1) / 2 < size) ++k;
-  const std::vector<char> fixed = body_fixed(model, d);
-  std::vector<int> free_of, dof_to_free(d.count, -1);
-  for (int i = 0; i < d.count; ++i)
-    if (!fixed[i]) {
-      dof_to_free[i] = static_cast<int>(free_of.size());
-      free_of.push_back(i);
-    }
-  const SparseMat K = body_stiffness(model, d, model.rest_positions, false);
-  std::vector<Triplet> t;
-  for (int c = 0; c < K.outerSize(); ++c)
-    for (SparseMat::InnerIterator it(K, c); it; ++it)
-      if (dof_to_free[it.row()] >= 0 && dof_to_free[c] >= 0) t.emplace_back(dof_to_free[it.row()], dof_to_free[c], it.value());
-  SparseMat K_free(static_cast<int>(free_of.size()), static_cast<int>(free_of.size()));
-  K_free.setFromTriplets(t.begin(), t.end());
-  const Eigen::SimplicialLDLT<SparseMat> ldlt(K_free);
+  const FreeDofs free(d.count, fixed);
+  const Eigen::SimplicialLDLT<SparseMat> ldlt(free.block(body_stiffness(model, d, model.rest_positions, false)));
   const double lambda_1 = modes.eigenvalues[0];
   if (ldlt.info() != Eigen::Success || !(lambda_1 > 1e-9 * modes.eigenvalues[m - 1]) ||
       ldlt.vectorD().minCoeff() <= 0.0)
@@ -127,12 +115,7 @@ ReducedBasis modal_derivative_basis(const Model& model, int body, int size) {
     const SparseMat K_minus = body_stiffness(model, d, x, false);
     const SparseMat dK = (K_plus - K_minus) / (2.0 * eps);
     for (int i = 0; i <= j; ++i) {
-      const VecX rhs = -(dK * modes.modes.col(i));
-      VecX rhs_free(free_of.size());
-      for (std::size_t f = 0; f < free_of.size(); ++f) rhs_free[f] = rhs[free_of[f]];
-      const VecX phi_free = ldlt.solve(rhs_free);
-      VecX phi = VecX::Zero(d.count);
-      for (std::size_t f = 0; f < free_of.size(); ++f) phi[free_of[f]] = phi_free[f];
+      const VecX phi = free.extend(ldlt.solve(free.restrict(-(dK * modes.modes.col(i)))));
       mixed.col(column++) = phi * (lambda_1 * lambda_1 / (modes.eigenvalues[i] * modes.eigenvalues[j]));
     }
   }

@@ -59,7 +59,7 @@ Cubature fit(const Model& model, const Body& body, const SimplexElasticity<D>& t
   };
   // Every pose's reduced force, whose norm weighs that pose's rows (each pose counts equally).
   MatX target(r, poses);
-  parallel_for(poses, [&](std::size_t p) {
+  parallel_for_each_heavy(poses, [&](std::size_t p) {
     VecX f = VecX::Zero(r), fe(r);
     for (int e = 0; e < m; ++e) {
       reduced_force(e, static_cast<int>(p), fe);
