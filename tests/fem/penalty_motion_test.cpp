@@ -1,7 +1,11 @@
 // Moving boundary conditions by penalty (Li & Jiang 2025, §11.1): a step begun again from its start does
-// not move its targets twice. Following the target, stopping at the limit and the stiffness's
+// not move its targets twice; turning targets stay rigid for a lagging body and lie on the arc
+// inside the step. Following the target, stopping at the limit and the stiffness's
 // growth are checked for every integrator in tests/integrate/implicit_stage_penalty_retry_test.cpp.
 #include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
 
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/model/model.hpp"
@@ -32,6 +36,45 @@ TEST(PenaltyMotion, RetriedStepsDoNotCountTheirTravelTwice) {
   }
   EXPECT_EQ(moving_steps, 60);  // 0.3 m at 0.5 m/s in steps of 0.01 s
   EXPECT_NEAR(x[1], 0.3, 1e-12);
+}
+
+// A turning motion (omega = 2 rad/s about c = (1, 0), with the centre moving at v): the targets
+// of a vertex that lags are its start turned about the moving centre, so two vertices keep their
+// distance; a stage at fraction 1/2 aims at the arc's midpoint, not the chord's.
+TEST(PenaltyMotion, TurningTargetsAreRigidAndStagesLieOnTheArc) {
+  const double omega = 2.0, h = 0.1;
+  const Vec2 c(1.0, 0.0), v(0.5, 0.0);
+  VecX x0(4);
+  x0 << 2.0, 0.0, 1.0, 1.0;  // at distance 1 from c along x and along y: sqrt(2) apart
+  PenaltyMotion motion(2, {0, 1}, {1.0, 1.0}, v, HUGE_VAL, 10.0, 1e-2, x0);
+  motion.set_rotation([omega](double t) -> MatX { return Eigen::Rotation2Dd(omega * t).toRotationMatrix(); }, c);
+  test::Evaluation e(motion);
+  // Start the step at t = 0.3 from positions that lag the path by a rigid turn of -0.2 rad.
+  const double t0 = 0.3;
+  const Eigen::Matrix2d lag = Eigen::Rotation2Dd(omega * t0 - 0.2).toRotationMatrix();
+  const Vec2 centre = c + v * t0;
+  VecX x(4);
+  x.head<2>() = centre + lag * (x0.head<2>() - c);
+  x.tail<2>() = centre + lag * (x0.tail<2>() - c);
+  // The targets are where the gradient of the penalty vanishes.
+  auto target_of = [&](double fraction) {
+    e.stage = Stage::step(t0, h);
+    e.stage.fraction = fraction;
+    motion.begin_step(e.step_ctx(), x);
+    VecX g = VecX::Zero(4);
+    motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});
+    return VecX(x - g / (10.0 * 1.0));  // g = kappa m (x - target)
+  };
+  const VecX end = target_of(1.0), middle = target_of(0.5);
+  for (int i = 0; i < 2; ++i) {
+    const Eigen::Matrix2d turn = Eigen::Rotation2Dd(omega * h).toRotationMatrix(),
+                          half = Eigen::Rotation2Dd(omega * h / 2).toRotationMatrix();
+    const Vec2 start = x.segment<2>(2 * i);
+    EXPECT_LT((end.segment<2>(2 * i) - (centre + h * v + turn * (start - centre))).norm(), 1e-14);
+    EXPECT_LT((middle.segment<2>(2 * i) - (centre + h / 2 * v + half * (start - centre))).norm(), 1e-14);
+  }
+  EXPECT_NEAR((end.head<2>() - end.tail<2>()).norm(), std::sqrt(2.0), 1e-14);  // rigid
+  EXPECT_NEAR((middle.head<2>() - middle.tail<2>()).norm(), std::sqrt(2.0), 1e-14);
 }
 
 // limit_by_position: the limit is a distance travelled, measured on the vertex (the companion code
