@@ -39,11 +39,16 @@ class PenaltyMotion::StageTargets {
   VecX center_, shift_;
 };
 
-PenaltyMotion::StageTargets PenaltyMotion::stage_targets(const Targets& d, double c) const {
-  if (!rotation_ || c == 1.0) return StageTargets(d, c);
+PenaltyMotion::StageTargets PenaltyMotion::arc_targets(const Targets& d, double c) const {
   const double t = d.t0, h = d.h;
   return StageTargets(d, c, rotation_(t + c * h) * rotation_(t).transpose(), center_ + t * velocity_,
                       c * h * velocity_);
+}
+
+PenaltyMotion::StageTargets PenaltyMotion::stage_targets(const Targets& d, double c) const {
+  // The end of the step's targets are stored (begin_step), whichever the motion.
+  if (!rotation_ || c == 1.0) return StageTargets(d, c);
+  return arc_targets(d, c);
 }
 
 PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<double> masses, const VecX& velocity,
@@ -78,16 +83,15 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
   d.starts.resize(vertices_.size());
   d.t0 = t;
   d.h = h;
+  for (std::size_t i = 0; i < vertices_.size(); ++i) d.starts[i] = x_start.segment(vertices_[i] * dim_, dim_);
   // A turning motion has no limit: its targets are its starts turned and moved over the step.
-  const MatX turn = rotation_ ? MatX(rotation_(t + h) * rotation_(t).transpose()) : MatX();
-  const VecX center = rotation_ ? VecX(center_ + t * velocity_) : VecX();
+  const StageTargets turned = rotation_ ? arc_targets(d, 1.0) : StageTargets(d, 1.0);
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
-    d.targets[i] = x_start.segment(vertices_[i] * dim_, dim_);
-    d.starts[i] = d.targets[i];
     if (rotation_) {
-      d.targets[i] = center + h * velocity_ + turn * (d.starts[i] - center);
+      d.targets[i] = turned(i);
       continue;
     }
+    d.targets[i] = d.starts[i];
     if (speed == 0.0) continue;
     const bool moving = std::isinf(limit_) ||
                         (limit_by_position_ ? limit_ - (d.starts[i] - origins_[i]).dot(velocity_) / speed > slack

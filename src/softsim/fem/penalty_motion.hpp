@@ -60,8 +60,9 @@ class PenaltyMotion : public Energy {
  private:
   struct Targets;
   class StageTargets;
-  // The targets of a stage ending at fraction c of the step.
+  // The targets of a stage ending at fraction c of the step; for a turning motion, on its arc.
   StageTargets stage_targets(const Targets& d, double c) const;
+  StageTargets arc_targets(const Targets& d, double c) const;
   bool drives_obstacle_ = false;
   int dim_;
   std::vector<int> vertices_;

@@ -10,12 +10,6 @@ namespace softsim {
 
 namespace {
 
-// B^T A B for a sparse A and the map's sparse B, dense (the reduced space is small).
-MatX dense_pull_back(const SubspaceMap& map, const SparseMat& A) {
-  const SparseMat product = map.basis_t * A * map.basis;
-  return MatX(product);
-}
-
 // Why the modal flow cannot step this model, or empty: it needs a subspace map (x = offset + B y)
 // of a size a dense eigensolver takes, and every prescribed DOF held by the map (a zero row of B),
 // since the flow has no way to move one.
@@ -26,13 +20,9 @@ std::string refusal(const Model& model) {
   if (map.num_coordinates() > kMaxCoordinates)
     return "the modal integrator decomposes the reduced system densely: " + std::to_string(map.num_coordinates()) +
            " coordinates is more than " + std::to_string(kMaxCoordinates);
-  std::vector<char> moves(static_cast<std::size_t>(model.num_dofs()), 0);
-  for (int c = 0; c < map.basis.outerSize(); ++c)
-    for (SparseMat::InnerIterator it(map.basis, c); it; ++it)
-      if (it.value() != 0.0) moves[static_cast<std::size_t>(it.row())] = 1;
   const std::vector<char>& fixed = model.boundary.fixed_dofs();
   for (std::size_t i = 0; i < fixed.size(); ++i)
-    if (fixed[i] && moves[i])
+    if (fixed[i] && map.basis_t.col(static_cast<Eigen::Index>(i)).nonZeros() > 0)
       return "the modal integrator cannot prescribe DOF " + std::to_string(i) + ": it moves with the reduced coordinates";
   return "";
 }
@@ -62,8 +52,8 @@ ModalStepper::ModalStepper(const Model& model) : model_(model), data_(model) {
     extra.setFromTriplets(dynamic.begin(), dynamic.end());
     K += extra;
   }
-  const MatX M_r = dense_pull_back(map, model.mass_matrix());
-  MatX K_r = dense_pull_back(map, K);
+  const MatX M_r(map.pull_back(model.mass_matrix()));
+  MatX K_r(map.pull_back(K));
   std::vector<RankOneHessian> rank_one;
   model.rank_one_hessian(ctx, x0, 1.0, rank_one);
   for (const RankOneHessian& term : rank_one) {

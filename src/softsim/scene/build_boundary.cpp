@@ -78,8 +78,6 @@ int add_traction(Model& model, const Body& body, const std::pair<Vec3, Vec3>& bo
   return loaded;
 }
 
-// The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
-// their nodal masses (Li & Jiang 2025, §11.1).
 // A rotation at constant angular velocity w, R(t) = exp(t [w]x), about the given centre or the
 // mean of the selected vertices at rest; null when the selection does not rotate.
 struct Rotation {
@@ -104,6 +102,8 @@ Rotation rotation_of(const Model& model, int dim, const std::vector<int>& ids, c
   return r;
 }
 
+// The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
+// their nodal masses (Li & Jiang 2025, §11.1).
 void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, const MotionSpec& m,
                 const std::string& label, const FixedSpec* fixed = nullptr) {
   const int dim = scene.dim;
