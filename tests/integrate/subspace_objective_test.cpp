@@ -14,6 +14,8 @@
 #include "softsim/integrate/subspace_objective.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/finite_difference.hpp"
+#include "support/objective_derivatives.hpp"
+#include "support/staged_potential.hpp"
 
 namespace softsim {
 namespace {
@@ -42,21 +44,10 @@ Model two_squares() {
   return build_model(parse_scene(j, "subspace.json"));
 }
 
-struct Fixture {
-  Model model = two_squares();
-  ModelData data{model};
-  IncrementalPotential positions{model, data};
-  SparseMat damping;
+struct Fixture : test::StagedPotential {
   std::unique_ptr<SubspaceObjective> objective;
-  Fixture() {
-    const VecX x = model.rest_positions;
-    const Stage start = Stage::step(0.0, 0.01);
-    model.begin_step(start, data, x);
-    damping = rayleigh_damping_matrix(model, EvalContext{start, data}, x);
-    positions.set_damping(&damping);
-    positions.set_step(start, x + 0.01 * random_perturbation(x.size(), 0.1, 9), 1.0, 1e-4, x, 0.01);
-    objective = std::make_unique<SubspaceObjective>(positions, model.subspace);
-  }
+  Fixture()
+      : StagedPotential(two_squares), objective(std::make_unique<SubspaceObjective>(positions, model.subspace)) {}
 };
 
 TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates) {
@@ -64,17 +55,12 @@ TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates
   const SubspaceMap& map = f.model.subspace;
   ASSERT_EQ(map.num_coordinates(), 6 + 9 * 2 + 5);
   const VecX y = map.coordinates(f.model.rest_positions) + random_perturbation(map.num_coordinates(), 1e-3, 3);
-  auto energy = [&](const VecX& z) { return f.objective->evaluate(z, nullptr, nullptr, false); };
-  auto gradient = [&](const VecX& z) {
-    VecX g;
-    f.objective->evaluate(z, &g, nullptr, false);
-    return g;
-  };
+  const test::DerivativeErrors errors = test::objective_derivative_errors(*f.objective, y);
+  EXPECT_LT(errors.gradient, 1e-6);
+  EXPECT_LT(errors.hessian, 1e-6);
   VecX g;
   SparseMat H = f.objective->hessian_pattern();
   f.objective->evaluate(y, &g, &H, false);
-  EXPECT_LT(relative_error(g, test::fd_gradient(energy, y, 1e-7)), 1e-6);
-  EXPECT_LT(relative_error(MatX(H), test::fd_jacobian(gradient, y, 1e-7)), 1e-6);
   // The Hessian operator agrees with the assembled Hessian.
   const auto product = f.objective->hessian_operator(y);
   ASSERT_TRUE(product);

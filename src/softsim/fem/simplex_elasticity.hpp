@@ -48,7 +48,11 @@ class SimplexElasticity : public Energy {
   Eigen::Matrix<double, K * D, 1> element_gradient(const VecX& x, int e) const;
   // The inversion filter is on by default; the scene's solver.inversion_filter turns it off.
   void set_inversion_filter(bool on) { inversion_filter_ = on; }
+  bool inversion_filter() const { return inversion_filter_; }
   const MatXi& elements() const { return elements_; }
+  const std::shared_ptr<const Material<D>>& material() const { return material_; }
+  // The cubature weights (empty: every element counts once).
+  const std::vector<double>& element_weights() const { return weights_; }
 
   // Deformation gradient of element e at positions x.
   MatD<D> deformation_gradient(const VecX& x, int e) const;

@@ -73,7 +73,7 @@ StageSolver::StageSolver(const Model& model, const StepperOptions& options)
   const bool residual = options.form() == StageForm::residual;
   if (!model.subspace.empty() && residual)
     throw std::invalid_argument("bodies in a subspace (affine bodies) are solved in the potential form only");
-  subspace_objective_ = make_subspace_objective(objective_, model.subspace);
+  subspace_objective_ = make_subspace_objective(objective_, model);
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
                                num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;

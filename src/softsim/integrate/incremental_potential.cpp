@@ -22,6 +22,7 @@ void IncrementalPotential::set_step(Stage stage, const VecX& predictor, double i
     stage.velocity_scale = velocity_scale_;
   }
   stage_ = std::move(stage);
+  ++configuration_count_;
 }
 
 namespace {

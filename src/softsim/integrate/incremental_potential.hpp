@@ -24,8 +24,20 @@ class IncrementalPotential : public Objective {
   void set_step(Stage stage, const VecX& predictor, double inertia_weight, double potential_weight,
                 const VecX& damping_reference, double damping_weight);
   // The frozen damping matrix alpha M + beta K(x^n) (rayleigh_damping.hpp), or null.
-  void set_damping(const SparseMat* damping) { damping_ = damping; }
+  void set_damping(const SparseMat* damping) {
+    damping_ = damping;
+    ++configuration_count_;
+  }
   const Stage& stage() const { return stage_; }
+  // What set_step and set_damping configured (the damping weight is 0 without damping), and a
+  // count of those calls, so that an objective built on this one sees when the step changed.
+  const VecX& predictor() const { return predictor_; }
+  const VecX& damping_reference() const { return damping_reference_; }
+  double inertia_weight() const { return inertia_weight_; }
+  double potential_weight() const { return potential_weight_; }
+  double damping_weight() const { return damping_weight_; }
+  const SparseMat* damping() const { return damping_; }
+  long configuration_count() const { return configuration_count_; }
   EvalContext context() const { return {stage_, data_}; }
 
   double evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) override;
@@ -48,6 +60,7 @@ class IncrementalPotential : public Objective {
   double velocity_scale_ = 0.0;  // c in v(x) = c (x - x_ref)
   VecX stage_velocity(const VecX& x) const { return velocity_scale_ * (x - damping_reference_); }
   const SparseMat* damping_ = nullptr;  // alpha M + beta K(x^n), layout pattern
+  long configuration_count_ = 0;
 };
 
 }  // namespace softsim

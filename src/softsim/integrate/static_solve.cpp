@@ -6,7 +6,7 @@ namespace softsim {
 
 StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_),
-      subspace_objective_(make_subspace_objective(objective_, model.subspace)),
+      subspace_objective_(make_subspace_objective(objective_, model)),
       solver_(make_linear_solver(options.linear_solver, num_unknowns(model.subspace, model.num_dofs()))) {}
 
 StepResult StaticStepper::step(State& state, double h) {

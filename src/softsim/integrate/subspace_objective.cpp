@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "softsim/integrate/reduced_incremental_potential.hpp"
 #include "softsim/solve/newton_options.hpp"
 #include "softsim/solve/projected_newton.hpp"
 
@@ -73,8 +74,12 @@ double SubspaceObjective::step_norm(const VecX& p, int vertex_l1_dim) const {
   return newton_step_norm(map_.to_positions(p), vertex_l1_dim);
 }
 
-std::unique_ptr<SubspaceObjective> make_subspace_objective(Objective& positions_objective, const SubspaceMap& map) {
-  return map.empty() ? nullptr : std::make_unique<SubspaceObjective>(positions_objective, map);
+std::unique_ptr<SubspaceObjective> make_subspace_objective(IncrementalPotential& positions_objective,
+                                                           const Model& model) {
+  if (model.subspace.empty()) return nullptr;
+  if (reduced_evaluation_obstacle(model).empty())
+    return std::make_unique<ReducedIncrementalPotential>(positions_objective, model);
+  return std::make_unique<SubspaceObjective>(positions_objective, model.subspace);
 }
 
 NewtonResult projected_newton_on_positions(Objective& positions_objective, SubspaceObjective* subspace, VecX& x,

@@ -47,9 +47,15 @@ class SubspaceObjective : public Objective {
   SparseMat pulled_back_;   // B^T hessian_x_ B, as evaluate() returned it
 };
 
-// The objective over the map's coordinates, or null when the map is empty (every vertex has its
-// own DOFs), and the number of unknowns a solve then has.
-std::unique_ptr<SubspaceObjective> make_subspace_objective(Objective& positions_objective, const SubspaceMap& map);
+class IncrementalPotential;
+class Model;
+
+// The objective over the model's subspace coordinates, or null when every vertex has its own
+// DOFs: evaluated without leaving the coordinates where the model allows it (cubature
+// elasticities only: reduced_incremental_potential.hpp), in positions and pulled back otherwise.
+std::unique_ptr<SubspaceObjective> make_subspace_objective(IncrementalPotential& positions_objective,
+                                                           const Model& model);
+// The number of unknowns a solve has.
 inline int num_unknowns(const SubspaceMap& map, int num_dofs) {
   return map.empty() ? num_dofs : map.num_coordinates();
 }

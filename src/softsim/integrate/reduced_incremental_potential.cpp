@@ -1,0 +1,200 @@
+#include "softsim/integrate/reduced_incremental_potential.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <unordered_map>
+
+#include "softsim/fem/simplex_elasticity.hpp"
+
+namespace softsim {
+
+namespace {
+
+template <int D>
+const SimplexElasticity<D>* as_elasticity(const Energy& term) {
+  return dynamic_cast<const SimplexElasticity<D>*>(&term);
+}
+
+template <int D>
+std::string elasticity_obstacle(const Energy& term) {
+  const SimplexElasticity<D>* elasticity = as_elasticity<D>(term);
+  if (!elasticity) return fmt::format("the term '{}' is evaluated in positions", term.name());
+  if (elasticity->element_weights().empty()) return "an elasticity counts every element (no cubature)";
+  if (elasticity->material()->uses_frozen_rotation())
+    return "a material with rotations frozen per step (they are computed over the whole mesh)";
+  return "";
+}
+
+}  // namespace
+
+std::string reduced_evaluation_obstacle(const Model& model) {
+  if (model.subspace.empty()) return "no body in a subspace";
+  if (model.has_velocity_forces()) return "forces without a potential";
+  if (model.constraint_contact) return "constraint contact";
+  if (model.rayleigh_beta != 0.0) return "stiffness-proportional damping (beta)";
+  if (model.boundary.has_slip()) return "slip conditions";
+  if (model.energies().empty()) return "no elasticity";
+  for (const auto& term : model.energies()) {
+    const std::string why = model.dim() == 2 ? elasticity_obstacle<2>(*term) : elasticity_obstacle<3>(*term);
+    if (!why.empty()) return why;
+  }
+  // A fixed DOF must not move with any coordinate (a reduced body's basis is zero there), so
+  // that nothing is left to eliminate.
+  const std::vector<char>& fixed = model.boundary.fixed_dofs();
+  const SparseMat& rows = model.subspace.basis_t;  // column d = row d of B
+  for (int d = 0; d < static_cast<int>(fixed.size()); ++d)
+    if (fixed[d] && rows.outerIndexPtr()[d + 1] > rows.outerIndexPtr()[d])
+      return "a fixed vertex with coordinates of its own";
+  return "";
+}
+
+struct ReducedIncrementalPotential::Compact {
+  Model model;
+  ModelData data;
+  std::vector<int> global_vertex;  // of each local vertex
+  explicit Compact(int dim) : model(dim) {}
+};
+
+namespace {
+
+// Adds to `compact` one elasticity over the elements of `term` that have a positive weight,
+// renumbered to local vertices (created on first use).
+template <int D>
+void add_cubature_elements(const SimplexElasticity<D>& term, const Model& model, Model& compact,
+                           std::unordered_map<int, int>& local_of, std::vector<int>& global_vertex) {
+  const MatXi& elements = term.elements();
+  const std::vector<double>& weights = term.element_weights();
+  std::vector<int> chosen;
+  for (int e = 0; e < static_cast<int>(elements.rows()); ++e)
+    if (weights[e] > 0.0) chosen.push_back(e);
+  MatXi local(chosen.size(), D + 1);
+  for (std::size_t k = 0; k < chosen.size(); ++k)
+    for (int a = 0; a <= D; ++a) {
+      const int g = elements(chosen[k], a);
+      auto [it, added] = local_of.emplace(g, static_cast<int>(global_vertex.size()));
+      if (added) global_vertex.push_back(g);
+      local(k, a) = it->second;
+    }
+  // The compact model's vertices so far (add_vertices appends only the new ones below).
+  MatX rest(global_vertex.size(), D);
+  for (std::size_t v = 0; v < global_vertex.size(); ++v)
+    rest.row(v) = model.rest_positions.segment<D>(global_vertex[v] * D).transpose();
+  const int have = compact.num_vertices();
+  if (static_cast<int>(global_vertex.size()) > have)
+    compact.add_vertices(rest.bottomRows(global_vertex.size() - have));
+  auto elasticity = std::make_unique<SimplexElasticity<D>>(local, rest, term.material(), "cubature elements");
+  std::vector<double> local_weights(chosen.size());
+  for (std::size_t k = 0; k < chosen.size(); ++k) local_weights[k] = weights[chosen[k]];
+  elasticity->set_element_weights(std::move(local_weights));
+  elasticity->set_inversion_filter(term.inversion_filter());
+  compact.add_energy(std::move(elasticity));
+}
+
+}  // namespace
+
+ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& positions_objective, const Model& model)
+    : SubspaceObjective(positions_objective, model.subspace), positions_(positions_objective), model_(model) {
+  const std::string why = reduced_evaluation_obstacle(model);
+  if (!why.empty()) throw std::invalid_argument("ReducedIncrementalPotential: " + why);
+  const int dim = model.dim();
+  compact_ = std::make_unique<Compact>(dim);
+  std::unordered_map<int, int> local_of;
+  for (const auto& term : model.energies()) {
+    if (dim == 2)
+      add_cubature_elements<2>(*as_elasticity<2>(*term), model, compact_->model, local_of, compact_->global_vertex);
+    else
+      add_cubature_elements<3>(*as_elasticity<3>(*term), model, compact_->model, local_of, compact_->global_vertex);
+  }
+  // The compact model's mass is never used (inertia is B^T M B of the whole model), but a model
+  // needs one per vertex.
+  for (int v = 0; v < compact_->model.num_vertices(); ++v) compact_->model.add_lumped_mass(v, 1.0);
+  compact_->model.finalize();
+  compact_->data = ModelData(compact_->model);
+
+  // U_T: row (v, a) of the compact model is row (global_vertex[v], a) of B.
+  const SubspaceMap& map = model.subspace;
+  const int rows = compact_->model.num_dofs();
+  std::vector<Triplet> triplets;
+  offset_T_.resize(rows);
+  for (int v = 0; v < compact_->model.num_vertices(); ++v)
+    for (int a = 0; a < dim; ++a) {
+      const int row = v * dim + a, dof = compact_->global_vertex[v] * dim + a;
+      offset_T_[row] = map.offset[dof];
+      for (SparseMat::InnerIterator it(map.basis_t, dof); it; ++it) triplets.emplace_back(row, it.row(), it.value());
+    }
+  U_T_.resize(rows, map.num_coordinates());
+  U_T_.setFromTriplets(triplets.begin(), triplets.end());
+  U_T_t_ = U_T_.transpose();
+  reduced_mass_ = map.pull_back(model.mass_matrix());
+  reduced_force_ = map.pull_back(model.external_force());
+  offset_work_ = map.offset.dot(model.external_force());
+}
+
+ReducedIncrementalPotential::~ReducedIncrementalPotential() = default;
+
+int ReducedIncrementalPotential::num_cubature_vertices() const { return compact_->model.num_vertices(); }
+
+ReducedIncrementalPotential::MassQuadratic ReducedIncrementalPotential::mass_quadratic(const VecX& z) const {
+  const SubspaceMap& map = model_.subspace;
+  MassQuadratic m;
+  m.q_z = map.coordinates(z);
+  const VecX s = z - map.positions(m.q_z);
+  const VecX Ms = model_.mass_times(s);
+  m.c1 = map.pull_back(Ms);
+  m.c0 = 0.5 * s.dot(Ms);
+  return m;
+}
+
+// The predictor and damping reference are positions: taken to coordinates once per stage.
+void ReducedIncrementalPotential::refresh_step() {
+  if (configuration_seen_ == positions_.configuration_count()) return;
+  configuration_seen_ = positions_.configuration_count();
+  if (positions_.inertia_weight() != 0.0) inertia_ = mass_quadratic(positions_.predictor());
+  if (positions_.damping_weight() != 0.0) damping_ = mass_quadratic(positions_.damping_reference());
+}
+
+double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, SparseMat* hessian, bool project_psd) {
+  refresh_step();
+  const Model& compact = compact_->model;
+  const double w = positions_.potential_weight();
+  VecX g_T;
+  SparseMat H_T;
+  if (gradient) g_T.setZero(compact.num_dofs());
+  if (hessian) H_T = compact.layout().pattern();  // zero values
+  std::vector<Triplet> dynamic;
+  AssemblyOutputs out{gradient ? &g_T : nullptr, hessian ? &H_T : nullptr, w, project_psd,
+                      hessian ? &dynamic : nullptr};
+  double E = compact.potential(EvalContext{positions_.stage(), compact_->data}, cubature_positions(q), out);
+  if (!dynamic.empty()) throw std::logic_error("ReducedIncrementalPotential: an elasticity wrote outside its stencils");
+  // The constant forces' work, -x . f = -(offset . f + q . B^T f).
+  E -= w * (offset_work_ + q.dot(reduced_force_));
+  if (gradient) *gradient = U_T_t_ * g_T - w * reduced_force_;
+  SparseMat mass_part;
+  double mass_weight = 0.0;
+  // inertia w_i/2 (x - x_pred)^T M (x - x_pred) and mass damping w_d alpha/2 (x - x_ref)^T M (x - x_ref)
+  auto add_quadratic = [&](const MassQuadratic& m, double weight) {
+    if (weight == 0.0) return;
+    const VecX d = q - m.q_z;
+    const VecX Md = reduced_mass_ * d;
+    E += weight * (0.5 * d.dot(Md) - d.dot(m.c1) + m.c0);
+    if (gradient) *gradient += weight * (Md - m.c1);
+    mass_weight += weight;
+  };
+  add_quadratic(inertia_, positions_.inertia_weight());
+  add_quadratic(damping_, positions_.damping_weight() * model_.rayleigh_alpha);
+  if (hessian) {
+    const SparseMat HU = H_T * U_T_;
+    SparseMat reduced = U_T_t_ * HU;
+    if (mass_weight != 0.0) reduced += mass_weight * reduced_mass_;
+    *hessian = hessian_pattern() + reduced;  // every entry of `reduced` lies in the pattern
+  }
+  return E;
+}
+
+double ReducedIncrementalPotential::max_step_fraction(const VecX& q, const VecX& p) {
+  return compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, cubature_positions(q),
+                                           U_T_ * p);
+}
+
+}  // namespace softsim

@@ -1,0 +1,69 @@
+#pragma once
+// The incremental potential over subspace coordinates, evaluated without leaving them (Li & Jiang
+// 2025, ch. 26; An, Kim & James 2008). When a model's only energies are elasticities counted by
+// cubature, E(q) needs positions only at the cubature elements' vertices. Those elements make a
+// compact model of their own (local vertex ids, the same material, weights and inversion
+// filter); its gradient and Hessian come back through the rows of B at those vertices,
+// U_T^T g_T and U_T^T H_T U_T. Inertia and mass damping are quadratics in q with B^T M B formed
+// once, and the constant forces' work is (B^T f) . q. An evaluation and the step filter then
+// cost O(T r^2) for T cubature elements and r coordinates, whatever the mesh size, and give what
+// SubspaceObjective gives (positions, then pull-back) to round-off.
+#include <memory>
+#include <string>
+
+#include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/subspace_objective.hpp"
+
+namespace softsim {
+
+// Why `model` cannot be evaluated in its coordinates alone (a term other than a cubature
+// elasticity, a fixed DOF with coordinates of its own, stiffness-proportional damping, ...), or
+// empty when it can.
+std::string reduced_evaluation_obstacle(const Model& model);
+
+class ReducedIncrementalPotential : public SubspaceObjective {
+ public:
+  // `model` must qualify (reduced_evaluation_obstacle empty); throws std::invalid_argument if not.
+  ReducedIncrementalPotential(IncrementalPotential& positions_objective, const Model& model);
+  ~ReducedIncrementalPotential() override;
+
+  double evaluate(const VecX& q, VecX* gradient, SparseMat* hessian, bool project_psd) override;
+  double max_step_fraction(const VecX& q, const VecX& p) override;
+  // Every fixed DOF has a zero row of B and no term holds DOFs: nothing to eliminate.
+  void reduce(VecX& gradient, SparseMat* hessian) const override {}
+  void expand(VecX& step) const override {}
+  std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& q) override { return {}; }
+  void rank_one_hessian(const VecX& q, std::vector<RankOneHessian>& out) override { out.clear(); }
+  // Elasticities have no iteration hooks.
+  bool end_iteration(const VecX& q) override { return false; }
+  bool before_stop(const VecX& q) override { return false; }
+
+  int num_cubature_vertices() const;
+
+ private:
+  // 1/2 (x - z)^T M (x - z) over x = offset + B q, for a z that may leave the range of B:
+  // 1/2 d^T M_r d - d . c1 + c0 with d = q - q_z (Euclidean coordinates of z), the residual
+  // s = z - (offset + B q_z), c1 = B^T M s and c0 = 1/2 s^T M s.
+  struct MassQuadratic {
+    VecX q_z, c1;
+    double c0 = 0.0;
+  };
+  MassQuadratic mass_quadratic(const VecX& z) const;
+  void refresh_step();
+  VecX cubature_positions(const VecX& q) const { return offset_T_ + U_T_ * q; }
+
+  IncrementalPotential& positions_;
+  const Model& model_;
+  struct Compact;  // the cubature elements' model, its data and layout
+  std::unique_ptr<Compact> compact_;
+  SparseMat U_T_;    // rows of B at the compact model's DOFs
+  SparseMat U_T_t_;  // its transpose
+  VecX offset_T_;
+  SparseMat reduced_mass_;  // B^T M B
+  VecX reduced_force_;      // B^T f_ext
+  double offset_work_ = 0.0;  // offset . f_ext
+  long configuration_seen_ = -1;
+  MassQuadratic inertia_, damping_;
+};
+
+}  // namespace softsim

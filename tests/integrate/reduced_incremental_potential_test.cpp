@@ -1,0 +1,153 @@
+// The incremental potential evaluated in reduced coordinates only (integrate/
+// reduced_incremental_potential.hpp), on reduced cantilevers with a fitted cubature, gravity, a
+// load, mass damping and a predictor off the basis: the same value, gradient, Hessian and step
+// filter as the positions path (SubspaceObjective: evaluate in positions, eliminate, pull back),
+// derivatives against finite differences, the same Newton solution, and the models it refuses.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+
+#include "softsim/integrate/incremental_potential.hpp"
+#include "softsim/integrate/rayleigh_damping.hpp"
+#include "softsim/integrate/reduced_incremental_potential.hpp"
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/scene.hpp"
+#include "softsim/solve/linear_solver.hpp"
+#include "softsim/solve/projected_newton.hpp"
+#include "support/finite_difference.hpp"
+#include "support/objective_derivatives.hpp"
+#include "support/staged_potential.hpp"
+
+namespace softsim {
+namespace {
+
+using test::random_perturbation;
+using test::relative_error;
+
+// A cantilever held at its left end, reduced to 8 modes + derivatives with a cubature of at most
+// 12 elements (2D: 12 x 2 cells; 3D: 6 x 1 x 1 cells of 6 tets).
+nlohmann::json reduced_cantilever(int dim) {
+  nlohmann::json j = R"json({
+    "gravity": [0, -9.81, 0],
+    "bodies": [{"name": "beam", "generator": {"type": "box"},
+                "material": {"model": "neo_hookean", "E": 1e5, "nu": 0.3, "density": 1000},
+                "reduction": {"basis": "modes+derivatives", "size": 8, "cubature": {"elements": 12}}}],
+    "damping": {"alpha": 0.3}, "contact": {"enabled": false}
+  })json"_json;
+  j["dim"] = dim;
+  auto& body = j["bodies"][0];
+  if (dim == 2) {
+    j["gravity"] = {0.0, -9.81};
+    body["generator"] = {{"type", "rectangle"}, {"size", {2.0, 0.25}}, {"resolution", {12, 2}}};
+    body["fixed"] = nlohmann::json::array({{{"box", {{-1.01, -1.0}, {-0.99, 1.0}}}}});
+  } else {
+    body["generator"] = {{"type", "box"}, {"size", {1.0, 0.2, 0.2}}, {"resolution", {6, 1, 1}}};
+    body["fixed"] = nlohmann::json::array({{{"box", {{-0.51, -1.0, -1.0}, {-0.49, 1.0, 1.0}}}}});
+  }
+  return j;
+}
+
+// The positions path and the reduced one over the same staged potential (a predictor off the
+// basis, so the inertia's residual terms count).
+struct Fixture : test::StagedPotential {
+  std::unique_ptr<SubspaceObjective> pulled_back;
+  std::unique_ptr<ReducedIncrementalPotential> reduced;
+  explicit Fixture(int dim)
+      : StagedPotential([dim] { return build_model(parse_scene(reduced_cantilever(dim), "cantilever.json")); }),
+        pulled_back(std::make_unique<SubspaceObjective>(positions, model.subspace)),
+        reduced(std::make_unique<ReducedIncrementalPotential>(positions, model)) {}
+};
+
+class ReducedIncrementalPotentialTest : public testing::TestWithParam<int> {};
+
+TEST_P(ReducedIncrementalPotentialTest, EqualsThePositionsPathAndReadsOnlyTheCubatureVertices) {
+  Fixture f(GetParam());
+  const SubspaceMap& map = f.model.subspace;
+  ASSERT_EQ(map.num_coordinates(), 8);
+  EXPECT_EQ(reduced_evaluation_obstacle(f.model), "");
+  // The compact model has the cubature elements' vertices only.
+  EXPECT_LE(f.reduced->num_cubature_vertices(), 12 * (GetParam() + 1));
+  EXPECT_LT(f.reduced->num_cubature_vertices(), f.model.num_vertices());
+  for (int seed : {1, 2, 3}) {
+    const VecX q = random_perturbation(map.num_coordinates(), 0.05, seed);
+    VecX g_a, g_b;
+    SparseMat H_a = f.pulled_back->hessian_pattern(), H_b = f.reduced->hessian_pattern();
+    const double E_a = f.pulled_back->evaluate(q, &g_a, &H_a, true);
+    const double E_b = f.reduced->evaluate(q, &g_b, &H_b, true);
+    f.pulled_back->reduce(g_a, &H_a);
+    f.reduced->reduce(g_b, &H_b);
+    EXPECT_NEAR(E_a, E_b, 1e-12 * std::abs(E_a)) << "seed " << seed;
+    EXPECT_LT(relative_error(g_b, g_a), 1e-11) << "seed " << seed;
+    EXPECT_LT(relative_error(MatX(H_b), MatX(H_a)), 1e-11) << "seed " << seed;
+    EXPECT_EQ(H_b.nonZeros(), f.reduced->hessian_pattern().nonZeros());
+    // Value-only calls agree too, and the step filter stops at the same fraction on a step
+    // large enough to invert cubature elements.
+    EXPECT_NEAR(f.pulled_back->evaluate(q, nullptr, nullptr, false), f.reduced->evaluate(q, nullptr, nullptr, false),
+                1e-12 * std::abs(E_a));
+    const VecX p = random_perturbation(map.num_coordinates(), 50.0, seed + 10);
+    const double alpha = f.reduced->max_step_fraction(q, p);
+    EXPECT_LT(alpha, 1.0);
+    EXPECT_NEAR(alpha, f.pulled_back->max_step_fraction(q, p), 1e-12);
+  }
+}
+
+TEST_P(ReducedIncrementalPotentialTest, DerivativesMatchFiniteDifferences) {
+  Fixture f(GetParam());
+  const VecX q = random_perturbation(f.model.subspace.num_coordinates(), 0.05, 4);
+  const test::DerivativeErrors errors = test::objective_derivative_errors(*f.reduced, q);
+  EXPECT_LT(errors.gradient, 1e-6);
+  EXPECT_LT(errors.hessian, 1e-6);
+}
+
+TEST_P(ReducedIncrementalPotentialTest, NewtonReachesTheSameSolution) {
+  Fixture f(GetParam());
+  const int r = f.model.subspace.num_coordinates();
+  NewtonOptions options;
+  options.tolerance = 1e-12;
+  options.step_scale = 0.01;
+  VecX q_a = VecX::Zero(r), q_b = VecX::Zero(r);
+  auto solver_a = make_linear_solver("auto", r), solver_b = make_linear_solver("auto", r);
+  const NewtonResult a = projected_newton(*f.pulled_back, q_a, *solver_a, options);
+  const NewtonResult b = projected_newton(*f.reduced, q_b, *solver_b, options);
+  ASSERT_TRUE(a.converged) << a.failure;
+  ASSERT_TRUE(b.converged) << b.failure;
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_GT(q_a.norm(), 1e-3);  // the beam sags: a solve that moved
+  EXPECT_LT((q_a - q_b).lpNorm<Eigen::Infinity>(), 1e-10 * q_a.lpNorm<Eigen::Infinity>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Dimensions, ReducedIncrementalPotentialTest, testing::Values(2, 3),
+                         [](const testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "D"; });
+
+// The steppers take the reduced path by themselves where the model allows it, and only there.
+TEST(ReducedIncrementalPotential, ChosenForCubatureModelsOnly) {
+  const Model cubature = build_model(parse_scene(reduced_cantilever(2), "cantilever.json"));
+  ModelData data(cubature);
+  IncrementalPotential positions(cubature, data);
+  EXPECT_NE(dynamic_cast<ReducedIncrementalPotential*>(make_subspace_objective(positions, cubature).get()), nullptr);
+
+  auto refused = [](nlohmann::json j) { return reduced_evaluation_obstacle(build_model(parse_scene(j, "c.json"))); };
+  nlohmann::json no_cubature = reduced_cantilever(2);
+  no_cubature["bodies"][0]["reduction"].erase("cubature");
+  EXPECT_EQ(refused(no_cubature), "an elasticity counts every element (no cubature)");
+  nlohmann::json beta = reduced_cantilever(2);
+  beta["damping"]["beta"] = 0.01;
+  EXPECT_EQ(refused(beta), "stiffness-proportional damping (beta)");
+  nlohmann::json contact = reduced_cantilever(2);
+  contact.erase("contact");  // self-contact, by default
+  EXPECT_EQ(refused(contact), "the term 'ipc_contact' is evaluated in positions");
+  nlohmann::json full_body = reduced_cantilever(2);
+  full_body["bodies"][0].erase("reduction");
+  EXPECT_EQ(refused(full_body), "no body in a subspace");
+
+  const Model other = build_model(parse_scene(no_cubature, "c.json"));
+  ModelData other_data(other);
+  IncrementalPotential other_positions(other, other_data);
+  auto general = make_subspace_objective(other_positions, other);
+  ASSERT_NE(general, nullptr);
+  EXPECT_EQ(dynamic_cast<ReducedIncrementalPotential*>(general.get()), nullptr);
+}
+
+}  // namespace
+}  // namespace softsim
