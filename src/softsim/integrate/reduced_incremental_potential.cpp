@@ -127,6 +127,9 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
   U_T_.setFromTriplets(triplets.begin(), triplets.end());
   U_T_t_ = U_T_.transpose();
   reduced_mass_ = map.pull_back(model.mass_matrix());
+  reduced_mass_factor_.compute(MatX(reduced_mass_));
+  if (reduced_mass_factor_.info() != Eigen::Success || reduced_mass_factor_.vectorD().minCoeff() <= 0.0)
+    throw std::invalid_argument("ReducedIncrementalPotential: the reduced mass matrix is not positive definite");
   reduced_force_ = map.pull_back(model.external_force());
   offset_work_ = map.offset.dot(model.external_force());
 }
@@ -137,12 +140,12 @@ int ReducedIncrementalPotential::num_cubature_vertices() const { return compact_
 
 ReducedIncrementalPotential::MassQuadratic ReducedIncrementalPotential::mass_quadratic(const VecX& z) const {
   const SubspaceMap& map = model_.subspace;
+  const VecX u = z - map.offset;
+  const VecX Mu = model_.mass_times(u);
+  const VecX b = map.pull_back(Mu);
   MassQuadratic m;
-  m.q_z = map.coordinates(z);
-  const VecX s = z - map.positions(m.q_z);
-  const VecX Ms = model_.mass_times(s);
-  m.c1 = map.pull_back(Ms);
-  m.c0 = 0.5 * s.dot(Ms);
+  m.q_z = reduced_mass_factor_.solve(b);
+  m.c0 = 0.5 * (u.dot(Mu) - m.q_z.dot(b));
   return m;
 }
 
@@ -177,8 +180,8 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
     if (weight == 0.0) return;
     const VecX d = q - m.q_z;
     const VecX Md = reduced_mass_ * d;
-    E += weight * (0.5 * d.dot(Md) - d.dot(m.c1) + m.c0);
-    if (gradient) *gradient += weight * (Md - m.c1);
+    E += weight * (0.5 * d.dot(Md) + m.c0);
+    if (gradient) *gradient += weight * Md;
     mass_weight += weight;
   };
   add_quadratic(inertia_, positions_.inertia_weight());

@@ -8,6 +8,7 @@
 // once, and the constant forces' work is (B^T f) . q. An evaluation and the step filter then
 // cost O(T r^2) for T cubature elements and r coordinates, whatever the mesh size, and give what
 // SubspaceObjective gives (positions, then pull-back) to round-off.
+#include <Eigen/Dense>
 #include <memory>
 #include <string>
 
@@ -42,10 +43,12 @@ class ReducedIncrementalPotential : public SubspaceObjective {
 
  private:
   // 1/2 (x - z)^T M (x - z) over x = offset + B q, for a z that may leave the range of B:
-  // 1/2 d^T M_r d - d . c1 + c0 with d = q - q_z (Euclidean coordinates of z), the residual
-  // s = z - (offset + B q_z), c1 = B^T M s and c0 = 1/2 s^T M s.
+  // 1/2 d^T M_r d + c0 with d = q - q_z, q_z the M-orthogonal projection's coordinates
+  // (M_r q_z = B^T M u, u = z - offset), so that the residual s = u - B q_z is M-orthogonal to the
+  // range and leaves only the constant c0 = 1/2 s^T M s = 1/2 (u^T M u - q_z^T M_r q_z). One
+  // product with B^T per stage, none with B.
   struct MassQuadratic {
-    VecX q_z, c1;
+    VecX q_z;
     double c0 = 0.0;
   };
   MassQuadratic mass_quadratic(const VecX& z) const;
@@ -60,6 +63,7 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   SparseMat U_T_t_;  // its transpose
   VecX offset_T_;
   SparseMat reduced_mass_;  // B^T M B
+  Eigen::LDLT<MatX> reduced_mass_factor_;
   VecX reduced_force_;      // B^T f_ext
   double offset_work_ = 0.0;  // offset . f_ext
   long configuration_seen_ = -1;
