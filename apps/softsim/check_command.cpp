@@ -3,6 +3,7 @@
 #include "softsim/core/errors.hpp"
 
 #include "commands.hpp"
+#include "softsim/scene/mpm_scene.hpp"
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/element_quality.hpp"
 #include "softsim/mesh/quality.hpp"
@@ -12,8 +13,30 @@
 
 namespace softsim::cli {
 
+namespace {
+
+template <int D>
+void check_mpm(const MpmScene& scene, const std::string& scene_path) {
+  const MpmSolver<D> solver = build_mpm_solver<D>(scene);  // samples every body, checks the grid
+  fmt::print("{}: ok (MPM, {}D, {} bod{}, {} particles, grid {} cells of {:g} m, {} steps of {:g} s; CFL limit {:.3g} s "
+             "at the start)\n",
+             scene_path, D, scene.bodies.size(), scene.bodies.size() == 1 ? "y" : "ies", solver.particles().size(),
+             fmt::join(scene.cells.data(), scene.cells.data() + D, " x "), scene.dx, scene.steps, scene.dt,
+             solver.stable_time_step(1.0));
+  if (scene.dt > solver.stable_time_step(1.0)) fmt::print("warning: time.dt exceeds the CFL limit\n");
+}
+
+}  // namespace
+
 int check_command(const std::string& scene_path) {
-  const Scene scene = read_scene(scene_path);
+  const nlohmann::json json = read_scene_json(scene_path);
+  if (is_mpm_scene(json)) {
+    const MpmScene mpm = parse_mpm_scene(json, scene_path);
+    if (mpm.dim == 2) check_mpm<2>(mpm, scene_path);
+    else check_mpm<3>(mpm, scene_path);
+    return 0;
+  }
+  const Scene scene = parse_scene(json, scene_path);
   const Model model = build_model(scene);  // loads and validates every mesh
   make_scene_stepper(scene, model);        // and what the integrator refuses of the model
   int elements = 0;

@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 #include <tbb/global_control.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "commands.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/scene/mpm_scene.hpp"
 #include "softsim/sim/checkpoint.hpp"
+#include "softsim/sim/mpm_run.hpp"
 #include "softsim/sim/simulation.hpp"
 
 namespace softsim::cli {
@@ -23,34 +26,68 @@ Scene scene_of_run(const std::string& scene_path, const std::string& out, bool r
   return c.scene_file.empty() ? default_scene() : read_scene(c.scene_file);
 }
 
+// --end as a number of steps of dt.
+int steps_until(double end, double dt) {
+  const double n = std::ceil(end / dt - 1e-9);
+  // Checked before the cast: a huge --end / dt would overflow int into a negative step count.
+  if (!(n <= 100000000))
+    throw InputError(fmt::format("--end: {:g} s at dt = {:g} s is {:.3g} steps, more than the limit of 100000000", end,
+                                 dt, n));
+  return static_cast<int>(n);
+}
+
+// A bad --out (an existing file, an unwritable place) is bad input: say so before the run starts.
+void make_output_directory(const std::string& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out))
+    throw InputError(fmt::format("{}: --out: cannot create the output directory ({})", out,
+                                 ec ? ec.message() : "a file of that name exists"));
+}
+
+// The run's options from the command line (steps of the scene's dt for --end), with the output
+// directory made.
+RunOptions run_options(const std::string& out, bool resume, std::optional<int> steps, std::optional<double> end,
+                       bool quiet, double dt) {
+  RunOptions options;
+  options.out_dir = out;
+  options.quiet = quiet;
+  options.resume = resume;
+  if (steps) options.steps = *steps;
+  if (end) options.steps = steps_until(*end, dt);
+  make_output_directory(out);
+  return options;
+}
+
+// An MPM scene's run: no model, no checkpoints; the same output layout.
+int run_mpm_command(const MpmScene& scene, const std::string& out, bool resume, std::optional<int> steps,
+                    std::optional<double> end, bool quiet) {
+  const RunReport report = run_mpm(scene, run_options(out, resume, steps, end, quiet, scene.dt));
+  const std::string where = std::filesystem::absolute(out).lexically_normal().string();
+  if (report.status == RunStatus::Ok) {
+    if (!quiet)
+      fmt::print("softsim: {} MPM steps in {:.2f} s; particle frames in {}/frames (open simulation.pvd in ParaView)\n",
+                 report.steps_done, report.wall_seconds, where);
+    return 0;
+  }
+  fmt::print(stderr, "error: {}; outputs of finished steps are in {}\n", report.message, where);
+  return 1;
+}
+
 }  // namespace
 
 int run_command(const std::string& scene_path, const std::string& out, bool resume, std::optional<int> steps,
                 std::optional<double> end, int threads, bool quiet) {
   std::unique_ptr<tbb::global_control> limit;
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+  if (!scene_path.empty()) {
+    const nlohmann::json json = read_scene_json(scene_path);
+    if (is_mpm_scene(json)) return run_mpm_command(parse_mpm_scene(json, scene_path), out, resume, steps, end, quiet);
+  }
   Scene scene = scene_of_run(scene_path, out, resume);
   Model model = build_model(scene);  // all input errors surface before any output is written
   for (const std::string& warning : describe_build(model).warnings) fmt::print(stderr, "warning: {}\n", warning);
-  RunOptions options;
-  options.out_dir = out;
-  options.quiet = quiet;
-  options.resume = resume;
-  if (steps) options.steps = *steps;
-  if (end) {
-    const double n = std::ceil(*end / scene.dt - 1e-9);
-    // Checked before the cast: a huge --end / dt would overflow int into a negative step count.
-    if (!(n <= 100000000))
-      throw InputError(fmt::format("--end: {:g} s at dt = {:g} s is {:.3g} steps, more than the limit of 100000000",
-                                   *end, scene.dt, n));
-    options.steps = static_cast<int>(n);
-  }
-  // A bad --out (an existing file, an unwritable place) is bad input: say so before the run starts.
-  std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec || !std::filesystem::is_directory(out))
-    throw InputError(fmt::format("{}: --out: cannot create the output directory ({})", out,
-                                 ec ? ec.message() : "a file of that name exists"));
+  const RunOptions options = run_options(out, resume, steps, end, quiet, scene.dt);
   install_interrupt_handler();
   const RunReport report = run_simulation(scene, model, options);
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();

@@ -51,6 +51,7 @@ void write_vtu(const std::filesystem::path& path, const Mesh& mesh, const Eigen:
                                positions.cols(), mesh.num_vertices()));
   int vtk_type = 0;
   switch (mesh.cells.cols()) {
+    case 1: vtk_type = 1; break;  // a point cloud: one vertex per cell
     case 2: vtk_type = 3; break;
     case 3: vtk_type = 5; break;
     case 4: vtk_type = 10; break;

@@ -14,8 +14,9 @@ namespace softsim {
 using VtuFields = std::map<std::string, Eigen::MatrixXd>;  // name -> rows x components
 
 // positions: n x 2 or n x 3 (2D padded with z = 0) for the n vertices of reference_topology;
-// point_data rows = n, cell_data rows = number of cells. VTK cell types: 3 line, 5 triangle,
-// 10 tetrahedron. Floats are written in shortest round-trip form.
+// point_data rows = n, cell_data rows = number of cells. VTK cell types: 1 vertex (cells of one
+// vertex each: a point cloud), 3 line, 5 triangle, 10 tetrahedron. Floats are written in
+// shortest round-trip form.
 void write_vtu(const std::filesystem::path& path, const Mesh& reference_topology, const Eigen::MatrixXd& positions,
                const VtuFields& point_data = {}, const VtuFields& cell_data = {});
 

@@ -349,10 +349,7 @@ void MpmSolver<D>::grid_to_particles(double dt) {
 template <int D>
 void MpmSolver<D>::step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt)) throw std::invalid_argument("MPM: the time step must be positive");
-  for (std::size_t p = 0; p < particles_.size(); ++p) {
-    const std::string problem = particle_problem(p);
-    if (!problem.empty()) throw std::runtime_error(problem);
-  }
+  if (const std::string problem = first_problem(); !problem.empty()) throw std::runtime_error(problem);
   auto t0 = std::chrono::steady_clock::now();
   particles_to_grid(dt);
   timing_.p2g_ms = ms_since(t0);
@@ -363,6 +360,13 @@ void MpmSolver<D>::step(double dt) {
   grid_to_particles(dt);
   timing_.g2p_ms = ms_since(t0);
   time_ += dt;
+}
+
+template <int D>
+std::string MpmSolver<D>::first_problem() const {
+  for (std::size_t p = 0; p < particles_.size(); ++p)
+    if (std::string problem = particle_problem(p); !problem.empty()) return problem;
+  return "";
 }
 
 template <int D>

@@ -77,6 +77,9 @@ class MpmSolver {
   // std::runtime_error naming the first that is not, with the state unchanged: a particle that
   // the previous step carried out stops the next one.
   void step(double dt);
+  // Why the first particle that cannot be transferred cannot (the message step() throws), or
+  // empty: for checking the state a last step left.
+  std::string first_problem() const;
   // The CFL limit cfl * dx / max_p (|v_p| + c_p), c_p the particle material's wave speed.
   double stable_time_step(double cfl = 0.5) const;
   double time() const { return time_; }

@@ -16,24 +16,6 @@ namespace softsim {
 
 namespace {
 
-constexpr int kMaxSteps = 100000000;  // time.steps / time.end
-
-void read_time(const JsonReader& t, Scene& scene) {
-  scene.dt = t.positive("dt", scene.dt);
-  if (t.has("end") && t.has("steps")) t.fail_here("give either \"end\" or \"steps\", not both");
-  if (t.has("end")) {
-    const double end = t.positive("end", 1.0);
-    const double steps = std::ceil(end / scene.dt - 1e-9);
-    // Checked before the cast: a huge end / dt would overflow int into a negative step count.
-    if (!(steps <= kMaxSteps))
-      t.fail("end", fmt::format("{:g} s at dt = {:g} s is {:.3g} steps, more than the limit of {}", end, scene.dt,
-                                steps, kMaxSteps));
-    scene.steps = static_cast<int>(steps);
-  }
-  scene.steps = t.integer("steps", scene.steps, 0, kMaxSteps);
-  t.finish();
-}
-
 // What a continued run may change: its length and how often it checkpoints.
 std::uint64_t scene_fingerprint(nlohmann::json json) {
   if (auto t = json.find("time"); t != json.end() && t->is_object()) {
@@ -46,6 +28,23 @@ std::uint64_t scene_fingerprint(nlohmann::json json) {
 
 }  // namespace
 
+void read_time(const JsonReader& t, double& dt, int& steps) {
+  constexpr int kMaxSteps = 100000000;
+  dt = t.positive("dt", dt);
+  if (t.has("end") && t.has("steps")) t.fail_here("give either \"end\" or \"steps\", not both");
+  if (t.has("end")) {
+    const double end = t.positive("end", 1.0);
+    const double n = std::ceil(end / dt - 1e-9);
+    // Checked before the cast: a huge end / dt would overflow int into a negative step count.
+    if (!(n <= kMaxSteps))
+      t.fail("end", fmt::format("{:g} s at dt = {:g} s is {:.3g} steps, more than the limit of {}", end, dt, n,
+                                kMaxSteps));
+    steps = static_cast<int>(n);
+  }
+  steps = t.integer("steps", steps, 0, kMaxSteps);
+  t.finish();
+}
+
 Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file) {
   Scene scene;
   scene.file = file;
@@ -55,7 +54,7 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   root.string("description", "");
   scene.dim = root.integer("dim", 3, 2, 3);
   const int dim = scene.dim;
-  if (root.has("time")) read_time(root.child("time"), scene);
+  if (root.has("time")) read_time(root.child("time"), scene.dt, scene.steps);
   if (root.has("integrator")) read_integrator(root.child("integrator"), scene);
   if (root.has("solver")) read_solver(root.child("solver"), scene);
   scene.gravity = read_vec(root, "gravity", Vec3(0, -9.81, 0), dim);
@@ -65,6 +64,8 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     scene.rayleigh_beta = d.number("beta", 0.0, 0.0);
     d.finish();
   }
+  if (root.has("mpm"))
+    root.fail("mpm", "an MPM scene (particles on a grid, docs/mpm.md) has no FEM model: `softsim run` runs it");
   if (!root.has("bodies")) root.fail("bodies", "missing; a scene needs at least one body");
   scene.bodies = read_bodies(root.child("bodies"), dim);
   if (root.has("obstacles")) scene.obstacles = read_obstacles(root.child("obstacles"), dim);

@@ -29,6 +29,8 @@ void read_integrator(const JsonReader& i, Scene& scene);
 void read_solver(const JsonReader& s, Scene& scene);
 // output (parse_output.cpp); output.track names bodies and moving mesh obstacles.
 OutputSpec read_output(const JsonReader& o, const Scene& scene);
+// time.dt and time.steps or time.end (as steps of dt), into dt and steps (kept when absent).
+void read_time(const JsonReader& t, double& dt, int& steps);
 // The rules that tie sections together, applied once everything is read (scene_rules.cpp).
 void apply_scene_rules(Scene& scene);
 

@@ -1,0 +1,63 @@
+#pragma once
+// An MPM scene (docs/mpm.md, "Scene files"): a scene file with an "mpm" section instead of
+// "bodies". Its continua are particles sampled in boxes, stepped on a background grid by
+// MpmSolver (mpm/mpm_solver.hpp); it shares the scene file's dim, gravity, time and output.every.
+#include <array>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "softsim/core/types.hpp"
+#include "softsim/mpm/mpm_solver.hpp"
+
+namespace softsim {
+
+struct MpmScene {
+  std::filesystem::path file;
+  int dim = 2;
+  double dt = 1e-4;
+  int steps = 100;
+  int output_every = 1;
+  Vec3 gravity = Vec3(0, -9.81, 0);
+
+  Vec3 origin = Vec3::Zero();
+  double dx = 1.0 / 64;
+  std::array<int, 3> cells{64, 64, 64};
+  MpmKernel kernel = MpmKernel::quadratic;
+  MpmTransfer transfer = MpmTransfer::apic;
+  double flip_ratio = 0.99;
+  int wall_nodes = 3;
+  MpmBoundary walls = MpmBoundary::sticky;
+  double wall_friction = 0.0;
+
+  std::vector<std::string> material_names;
+  std::vector<MpmMaterial> materials;
+
+  struct Body {
+    std::string name;
+    Vec3 lo = Vec3::Zero(), hi = Vec3::Ones();
+    bool poisson = false;  // sampling: "regular" (false) or "poisson"
+    double particles_per_cell = 8.0;
+    unsigned seed = 1;
+    Vec3 velocity = Vec3::Zero();
+    int material = 0;
+  };
+  std::vector<Body> bodies;
+
+  std::vector<MpmCollider<3>> colliders;  // in 3D coordinates; the first dim are used
+
+  std::string source() const { return file.empty() ? "(MPM scene)" : file.string(); }
+};
+
+// True when the scene's JSON is an MPM scene (it has an "mpm" section).
+bool is_mpm_scene(const nlohmann::json& json);
+// Reads and validates one; throws InputError naming the file and the key.
+MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file);
+
+// The particles of every body (sampled, in body order) and the solver's options. Throws
+// InputError naming the file and body when a body samples no particle or lies outside the grid.
+template <int D>
+MpmSolver<D> build_mpm_solver(const MpmScene& scene);
+
+}  // namespace softsim

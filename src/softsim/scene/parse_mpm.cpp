@@ -1,0 +1,187 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "softsim/core/enum_names.hpp"
+#include "softsim/core/errors.hpp"
+#include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/scene_sections.hpp"
+
+namespace softsim {
+
+template <>
+struct EnumNames<MpmKernel> {
+  static constexpr std::pair<MpmKernel, const char*> table[] = {{MpmKernel::quadratic, "quadratic"},
+                                                                 {MpmKernel::cubic, "cubic"}};
+};
+template <>
+struct EnumNames<MpmTransfer> {
+  static constexpr std::pair<MpmTransfer, const char*> table[] = {
+      {MpmTransfer::pic, "pic"}, {MpmTransfer::flip, "flip"}, {MpmTransfer::apic, "apic"}};
+};
+template <>
+struct EnumNames<MpmBoundary> {
+  static constexpr std::pair<MpmBoundary, const char*> table[] = {{MpmBoundary::sticky, "sticky"},
+                                                                   {MpmBoundary::slip, "slip"},
+                                                                   {MpmBoundary::separate, "separate"},
+                                                                   {MpmBoundary::friction, "friction"}};
+};
+template <>
+struct EnumNames<MpmElasticity> {
+  static constexpr std::pair<MpmElasticity, const char*> table[] = {
+      {MpmElasticity::fixed_corotated, "fixed_corotated"}, {MpmElasticity::stvk_hencky, "stvk_hencky"}};
+};
+template <>
+struct EnumNames<MpmPlasticity> {
+  static constexpr std::pair<MpmPlasticity, const char*> table[] = {{MpmPlasticity::none, "none"},
+                                                                     {MpmPlasticity::von_mises, "von_mises"},
+                                                                     {MpmPlasticity::drucker_prager, "drucker_prager"}};
+};
+template <>
+struct EnumNames<MpmCollider<3>::Shape> {
+  static constexpr std::pair<MpmCollider<3>::Shape, const char*> table[] = {
+      {MpmCollider<3>::Shape::plane, "plane"}, {MpmCollider<3>::Shape::sphere, "sphere"}, {MpmCollider<3>::Shape::box, "box"}};
+};
+
+namespace {
+
+MpmMaterial read_material(const JsonReader& r) {
+  MpmMaterial m;
+  m.elasticity = r.choice("elasticity", m.elasticity);
+  m.plasticity = r.choice("plasticity", m.plasticity);
+  m.youngs_modulus = r.positive("E", m.youngs_modulus);
+  m.poisson_ratio = r.number("nu", m.poisson_ratio, -0.999, 0.499);
+  m.density = r.positive("density", m.density);
+  if (r.has("yield_stress") && m.plasticity != MpmPlasticity::von_mises)
+    r.fail("yield_stress", "applies to plasticity \"von_mises\" only");
+  if (r.has("friction_angle") && m.plasticity != MpmPlasticity::drucker_prager)
+    r.fail("friction_angle", "applies to plasticity \"drucker_prager\" only");
+  if (m.plasticity == MpmPlasticity::von_mises) {
+    if (!r.has("yield_stress")) r.fail("yield_stress", "missing; von Mises plasticity needs a yield stress (Pa)");
+    m.yield_stress = r.positive("yield_stress", 1.0);
+  }
+  if (m.plasticity == MpmPlasticity::drucker_prager)
+    m.friction_angle = r.number("friction_angle", m.friction_angle, 0.0, 89.0);
+  return m;
+}
+
+}  // namespace
+
+bool is_mpm_scene(const nlohmann::json& json) { return json.is_object() && json.contains("mpm"); }
+
+MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file) {
+  MpmScene scene;
+  scene.file = file;
+  if (!json.is_object()) throw InputError(scene.source() + ": expected a JSON object at the top level");
+  JsonReader root(json, "", scene.source());
+  root.string("description", "");
+  scene.dim = root.integer("dim", 2, 2, 3);
+  const int dim = scene.dim;
+  for (const char* key : {"bodies", "obstacles", "contact", "integrator", "solver", "damping"})
+    if (root.has(key))
+      root.fail(key, "does not apply to an MPM scene (its bodies, colliders and boundaries are in \"mpm\")");
+  if (root.has("time")) read_time(root.child("time"), scene.dt, scene.steps);
+  scene.gravity = read_vec(root, "gravity", Vec3(0, -9.81, 0), dim);
+  if (root.has("output")) {
+    const JsonReader o = root.child("output");
+    scene.output_every = o.integer("every", scene.output_every, 1, 100000000);
+    o.finish();
+  }
+  const JsonReader m = root.child("mpm");
+  {
+    if (!m.has("grid")) m.fail("grid", "missing; give its origin, cells per axis and spacing");
+    const JsonReader g = m.child("grid");
+    scene.origin = read_vec(g, "origin", Vec3::Zero(), dim);
+    scene.dx = g.positive("spacing", scene.dx);
+    if (!g.has("cells")) g.fail("cells", "missing; give the number of cells per axis");
+    const std::vector<int> cells = g.int_list("cells");
+    if (static_cast<int>(cells.size()) != dim) g.fail("cells", fmt::format("expected {} numbers", dim));
+    for (int a = 0; a < dim; ++a) {
+      if (cells[a] < 8 || cells[a] > 4096) g.fail("cells", "expected between 8 and 4096 cells per axis");
+      scene.cells[a] = cells[a];
+    }
+    g.finish();
+  }
+  scene.kernel = m.choice("kernel", scene.kernel);
+  scene.transfer = m.choice("transfer", scene.transfer);
+  if (m.has("flip_ratio") && scene.transfer != MpmTransfer::flip) m.fail("flip_ratio", "applies to transfer \"flip\" only");
+  scene.flip_ratio = m.number("flip_ratio", scene.flip_ratio, 0.0, 1.0);
+  if (m.has("walls")) {
+    const JsonReader w = m.child("walls");
+    scene.wall_nodes = w.integer("nodes", scene.wall_nodes, 0, 64);
+    scene.walls = w.choice("condition", scene.walls);
+    if (w.has("friction") && scene.walls != MpmBoundary::friction) w.fail("friction", "applies to condition \"friction\" only");
+    scene.wall_friction = w.number("friction", 0.0, 0.0, 1.0);
+    w.finish();
+  }
+  if (!m.has("materials")) m.fail("materials", "missing; give at least one material");
+  const JsonReader materials = m.child("materials");
+  for (std::size_t i = 0; i < materials.array_size(); ++i) {
+    const JsonReader r = materials.element(i);
+    const std::string name = r.string("name", fmt::format("material{}", i));
+    if (std::find(scene.material_names.begin(), scene.material_names.end(), name) != scene.material_names.end())
+      r.fail("name", "another material has this name");
+    scene.material_names.push_back(name);
+    scene.materials.push_back(read_material(r));
+    r.finish();
+  }
+  if (scene.materials.empty()) m.fail("materials", "expected at least one material");
+  if (!m.has("bodies")) m.fail("bodies", "missing; give at least one body");
+  const JsonReader bodies = m.child("bodies");
+  for (std::size_t i = 0; i < bodies.array_size(); ++i) {
+    const JsonReader r = bodies.element(i);
+    MpmScene::Body b;
+    b.name = r.string("name", fmt::format("body{}", i));
+    if (!r.has("box")) r.fail("box", "missing; give the box the particles fill, {\"min\": [...], \"max\": [...]}");
+    const JsonReader box = r.child("box");
+    b.lo = read_vec(box, "min", Vec3::Zero(), dim);
+    b.hi = read_vec(box, "max", Vec3::Ones(), dim);
+    if (((b.hi - b.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
+    box.finish();
+    b.poisson = r.string("sampling", "regular", {"regular", "poisson"}) == "poisson";
+    b.particles_per_cell = r.number("particles_per_cell", b.particles_per_cell, 0.1, 1000.0);
+    b.seed = static_cast<unsigned>(r.integer("seed", 1, 0, 1 << 30));
+    b.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
+    const std::string material = r.string("material", scene.material_names.front(), scene.material_names);
+    b.material = static_cast<int>(std::find(scene.material_names.begin(), scene.material_names.end(), material) -
+                                  scene.material_names.begin());
+    r.finish();
+    scene.bodies.push_back(b);
+  }
+  if (scene.bodies.empty()) m.fail("bodies", "expected at least one body");
+  scene.colliders = m.list("colliders", [&](const JsonReader& r) {
+    MpmCollider<3> c;
+    c.shape = r.choice("type", c.shape);
+    switch (c.shape) {
+      case MpmCollider<3>::Shape::plane:
+        c.point = read_vec(r, "point", Vec3::Zero(), dim);
+        c.normal = read_vec(r, "normal", Vec3::UnitY(), dim);
+        if (c.normal.norm() < 1e-12) r.fail("normal", "expected a non-zero vector");
+        c.normal.normalize();
+        break;
+      case MpmCollider<3>::Shape::sphere:
+        c.point = read_vec(r, "center", Vec3::Zero(), dim);
+        c.radius = r.positive("radius", c.radius);
+        break;
+      case MpmCollider<3>::Shape::box: {
+        c.point = read_vec(r, "center", Vec3::Zero(), dim);
+        const Vec3 size = read_vec(r, "size", Vec3::Ones(), dim, 1.0);
+        if ((size.head(dim).array() <= 0.0).any()) r.fail("size", "expected positive sizes");
+        c.half_size = 0.5 * size;
+        break;
+      }
+    }
+    c.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
+    c.boundary = r.choice("condition", MpmBoundary::separate);
+    if (r.has("friction") && c.boundary != MpmBoundary::friction) r.fail("friction", "applies to condition \"friction\" only");
+    c.friction = r.number("friction", 0.0, 0.0, 1.0);
+    r.finish();
+    return c;
+  });
+  m.finish();
+  root.finish();
+  return scene;
+}
+
+}  // namespace softsim

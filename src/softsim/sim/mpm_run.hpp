@@ -1,0 +1,16 @@
+#pragma once
+// Running an MPM scene (docs/mpm.md, "Running a scene"): the particles stepped to the scene's end,
+// with frames of particles (VTU point clouds with velocity, plastic strain and J) listed in
+// simulation.pvd, a row of stats.csv per step (kinetic energy, momenta, the step's split) and
+// summary.json, in the same output layout as a FEM run.
+#include "softsim/scene/mpm_scene.hpp"
+#include "softsim/sim/simulation.hpp"
+
+namespace softsim {
+
+// Throws InputError before writing anything for what the scene or options cannot do (--resume:
+// MPM runs keep no checkpoints). A particle leaving the grid ends the run as failed, with the
+// frames so far, the message in the report and summary.json.
+RunReport run_mpm(const MpmScene& scene, const RunOptions& options);
+
+}  // namespace softsim
