@@ -45,8 +45,7 @@ void make_output_directory(const std::string& out) {
                                  ec ? ec.message() : "a file of that name exists"));
 }
 
-// The run's options from the command line (steps of the scene's dt for --end), with the output
-// directory made.
+// The run's options from the command line (steps of the scene's dt for --end).
 RunOptions run_options(const std::string& out, bool resume, std::optional<int> steps, std::optional<double> end,
                        bool quiet, double dt) {
   RunOptions options;
@@ -55,13 +54,13 @@ RunOptions run_options(const std::string& out, bool resume, std::optional<int> s
   options.resume = resume;
   if (steps) options.steps = *steps;
   if (end) options.steps = steps_until(*end, dt);
-  make_output_directory(out);
   return options;
 }
 
 // An MPM scene's run: no model, no checkpoints; the same output layout.
 int run_mpm_command(const MpmScene& scene, const std::string& out, bool resume, std::optional<int> steps,
                     std::optional<double> end, bool quiet) {
+  // run_mpm makes the output folder once the particles are built (bad input writes nothing).
   const RunReport report = run_mpm(scene, run_options(out, resume, steps, end, quiet, scene.dt));
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();
   if (report.status == RunStatus::Ok) {
@@ -88,6 +87,7 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
   Model model = build_model(scene);  // all input errors surface before any output is written
   for (const std::string& warning : describe_build(model).warnings) fmt::print(stderr, "warning: {}\n", warning);
   const RunOptions options = run_options(out, resume, steps, end, quiet, scene.dt);
+  make_output_directory(out);
   install_interrupt_handler();
   const RunReport report = run_simulation(scene, model, options);
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();

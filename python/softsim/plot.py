@@ -53,6 +53,7 @@ def plot(runs, labels, out, title=None):
     import matplotlib.pyplot as plt
 
     stats = [read_stats(r) for r in runs]
+    has_newton = all("newton_iters" in s for s in stats)
     has_contact = any(any(d == d and d != float("inf") for d in s.get("min_distance", [])) for s in stats)
     panels = 3 if has_contact else 2
     fig, axes = plt.subplots(panels, 1, figsize=(8, 2.6 * panels + 0.6), sharex=True)
@@ -65,14 +66,17 @@ def plot(runs, labels, out, title=None):
                 if column in s:
                     energy.plot(t, s[column], label=name)
         else:
-            energy.plot(t, s["total_energy"], label=label)
-        newton.plot(t, s["newton_iters"], label=label, drawstyle="steps-mid")
+            energy.plot(t, s.get("total_energy", s.get("kinetic")), label=label)
+        if has_newton:
+            newton.plot(t, s["newton_iters"], label=label, drawstyle="steps-mid")
+        else:  # an MPM run: no Newton iterations, the time per step instead
+            newton.plot(t, s["wall_ms"], label=label)
         if has_contact and "min_distance" in s:
             d = [v if v == v and v != float("inf") and v > 0 else float("nan") for v in s["min_distance"]]
             axes[2].plot(t, d, label=label)
     energy.set_ylabel("energy (J)")
     energy.set_title(title or (labels[0] if single else "comparison of " + ", ".join(labels)))
-    newton.set_ylabel("Newton iterations")
+    newton.set_ylabel("Newton iterations" if has_newton else "step time (ms)")
     if has_contact:
         axes[2].set_ylabel("minimum distance (m)")
         axes[2].set_yscale("log")

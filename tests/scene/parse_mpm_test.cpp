@@ -16,14 +16,16 @@ nlohmann::json sand_scene() {
     "dim": 2, "gravity": [0, -9.81], "time": {"dt": 2e-4, "steps": 10}, "output": {"every": 5},
     "mpm": {
       "grid": {"origin": [0, 0], "cells": [32, 32], "spacing": 0.03125},
-      "transfer": "apic", "kernel": "cubic",
+      "transfer": "flip", "flip_ratio": 0.9, "kernel": "cubic",
       "walls": {"nodes": 4, "condition": "friction", "friction": 0.3},
       "materials": [{"name": "sand", "elasticity": "stvk_hencky", "plasticity": "drucker_prager",
-                     "E": 3.5e5, "nu": 0.3, "density": 400, "friction_angle": 30}],
+                     "E": 3.5e5, "nu": 0.3, "density": 400, "friction_angle": 30},
+                    {"name": "clay", "plasticity": "von_mises", "yield_stress": 2000, "E": 1e5, "nu": 0.25}],
       "bodies": [{"name": "column", "box": {"min": [0.4, 0.4], "max": [0.6, 0.8]}, "velocity": [1, 0],
                   "particles_per_cell": 4, "material": "sand"}],
       "colliders": [{"type": "sphere", "center": [0.5, 0.3], "radius": 0.1, "condition": "friction", "friction": 0.5},
-                    {"type": "plane", "point": [0, 0.2], "normal": [0, 3]}]
+                    {"type": "plane", "point": [0, 0.2], "normal": [0, 3]},
+                    {"type": "box", "center": [0.2, 0.5], "size": [0.1, 0.2], "velocity": [0, -1], "condition": "slip"}]
     }
   })json"_json;
 }
@@ -47,14 +49,28 @@ TEST(MpmScene, ReadsEveryKeyAndBuildsTheParticles) {
   EXPECT_EQ(s.steps, 10);
   EXPECT_EQ(s.output_every, 5);
   EXPECT_EQ(s.kernel, MpmKernel::cubic);
+  EXPECT_EQ(s.transfer, MpmTransfer::flip);
+  EXPECT_DOUBLE_EQ(s.flip_ratio, 0.9);
+  EXPECT_DOUBLE_EQ(s.gravity[1], -9.81);
   EXPECT_EQ(s.walls, MpmBoundary::friction);
   EXPECT_DOUBLE_EQ(s.wall_friction, 0.3);
   EXPECT_EQ(s.wall_nodes, 4);
-  ASSERT_EQ(s.materials.size(), 1u);
+  ASSERT_EQ(s.materials.size(), 2u);
   EXPECT_EQ(s.materials[0].plasticity, MpmPlasticity::drucker_prager);
   EXPECT_DOUBLE_EQ(s.materials[0].friction_angle, 30.0);
-  ASSERT_EQ(s.colliders.size(), 2u);
+  EXPECT_EQ(s.materials[1].plasticity, MpmPlasticity::von_mises);
+  EXPECT_DOUBLE_EQ(s.materials[1].yield_stress, 2000.0);
+  EXPECT_DOUBLE_EQ(s.materials[1].poisson_ratio, 0.25);
+  EXPECT_EQ(s.materials[1].elasticity, MpmElasticity::fixed_corotated);  // the default
+  ASSERT_EQ(s.colliders.size(), 3u);
+  EXPECT_EQ(s.colliders[0].boundary, MpmBoundary::friction);
+  EXPECT_DOUBLE_EQ(s.colliders[0].friction, 0.5);
+  EXPECT_DOUBLE_EQ(s.colliders[0].radius, 0.1);
   EXPECT_NEAR(s.colliders[1].normal.norm(), 1.0, 1e-15);
+  EXPECT_EQ(s.colliders[2].shape, MpmCollider<3>::Shape::box);
+  EXPECT_DOUBLE_EQ(s.colliders[2].half_size[1], 0.1);
+  EXPECT_DOUBLE_EQ(s.colliders[2].velocity[1], -1.0);
+  EXPECT_EQ(s.colliders[2].boundary, MpmBoundary::slip);
   const MpmSolver<2> solver = build_mpm_solver<2>(s);
   // 4 per cell of 1/32 m over 0.2 x 0.4 m: a lattice of 12 x 25.
   EXPECT_EQ(solver.particles().size(), 12u * 25u);
@@ -71,7 +87,7 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
     return error_of(j);
   };
   auto expect_mentions = [](const std::string& message, const std::vector<std::string>& parts) {
-    ASSERT_FALSE(message.empty());
+    ASSERT_FALSE(message.empty()) << "no error; expected one mentioning " << parts.front();
     EXPECT_NE(message.find("sand.json"), std::string::npos) << message;
     for (const std::string& part : parts) EXPECT_NE(message.find(part), std::string::npos) << message;
   };
@@ -81,15 +97,31 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   expect_mentions(with([](auto& j) { j["mpm"]["materials"][0].erase("plasticity"); }), {"friction_angle", "drucker_prager"});
   expect_mentions(with([](auto& j) { j["mpm"]["grid"]["cells"] = {32}; }), {"cells", "2 numbers"});
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"]["max"] = {0.3, 0.8}; }), {"max"});
-  expect_mentions(with([](auto& j) { j["mpm"]["flip_ratio"] = 0.9; }), {"flip_ratio", "flip"});
+  expect_mentions(with([](auto& j) { j["mpm"]["transfer"] = "apic"; }), {"flip_ratio", "flip"});
   expect_mentions(with([](auto& j) { j["bodies"] = nlohmann::json::array(); }), {"bodies", "MPM"});
   expect_mentions(with([](auto& j) { j["mpm"]["colliders"][0]["type"] = "cone"; }), {"type"});
-  // A body outside the grid's interior: named, with the grid's extent.
+  // A body outside the grid's interior: refused before sampling, with the interior's extent.
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"] = {{"min", {0.9, 0.4}}, {"max", {1.2, 0.8}}}; }),
-                  {"body \"column\"", "outside the grid", "32 x 32"});
-  // A FEM reading of an MPM scene says what it is.
+                  {"mpm.bodies[0].box", "outside the grid's interior", "0.96875"});
+  // Sizes that would exhaust memory are refused before anything is allocated.
+  expect_mentions(error_of(R"json({"dim": 3, "mpm": {"grid": {"cells": [512, 512, 512], "spacing": 0.01},
+                                   "materials": [{}], "bodies": [{"box": {"min": [1, 1, 1], "max": [2, 2, 2]}}]}})json"_json),
+                  {"mpm.grid.cells", "limit"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["particles_per_cell"] = 1000; j["mpm"]["grid"]["cells"] = {2048, 2048};
+                                     j["mpm"]["grid"]["spacing"] = 1.0 / 2048; }),
+                  {"particles_per_cell", "limit"});
+  // Arrays where objects belong, and keys that must be given.
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"] = {{0.4, 0.4}, {0.6, 0.8}}; }), {"box", "expected an object"});
+  expect_mentions(with([](auto& j) { j["mpm"]["colliders"][0] = {1, 2}; }), {"colliders[0]", "expected an object"});
+  expect_mentions(with([](auto& j) { j["mpm"]["colliders"][0].erase("type"); }), {"type", "missing"});
+  expect_mentions(with([](auto& j) { j["mpm"]["colliders"][0].erase("radius"); }), {"radius", "missing"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"].erase("min"); }), {"min", "missing"});
+  expect_mentions(with([](auto& j) { j["mpm"]["walls"]["nodes"] = 16; }), {"walls.nodes", "whole grid"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["seed"] = 3; }), {"seed", "poisson"});
+  expect_mentions(with([](auto& j) { j["mpm"]["grid"]["cells"] = {4294967328LL, 32}; }), {"cells"});
+  // A FEM reading of an MPM scene says what it is, before reading a key MPM reads differently.
   try {
-    parse_scene(sand_scene(), "sand.json");
+    parse_scene(sand_scene(), "sand.json");  // gravity has 2 numbers and dim is 2 here anyway
     FAIL() << "parsed as a FEM scene";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("MPM"), std::string::npos) << e.what();

@@ -56,7 +56,8 @@ TEST(MpmRun, WritesFramesStatsAndSummary) {
   const std::string last = text.str();
   for (const char* field : {"\"velocity\"", "\"plastic_strain\"", "\"J\""}) EXPECT_NE(last.find(field), std::string::npos);
   int listed = 0;
-  for (const std::string& line : lines(dir.path() / "simulation.pvd")) listed += line.find("frames/particles_") != std::string::npos;
+  for (const std::string& line : lines(dir.path() / "frames" / "simulation.pvd"))
+    listed += line.find("\"particles_") != std::string::npos;
   EXPECT_EQ(listed, 4);
   const std::vector<std::string> stats = lines(dir.path() / "stats.csv");
   ASSERT_EQ(stats.size(), 13u);  // header + 12 steps
@@ -70,6 +71,9 @@ TEST(MpmRun, WritesFramesStatsAndSummary) {
   EXPECT_EQ(summary["status"], "ok");
   EXPECT_EQ(summary["method"], "mpm");
   EXPECT_EQ(summary["steps_done"], 12);
+  EXPECT_EQ(summary["dim"], 2);
+  EXPECT_TRUE(summary.contains("wall_time_s"));
+  EXPECT_EQ(stats.front().rfind("step,t,kinetic,", 0), 0u) << stats.front();
 }
 
 TEST(MpmRun, AParticleLeavingTheGridFailsTheRunWithItsMessage) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "softsim/core/errors.hpp"
 
@@ -122,8 +123,8 @@ std::vector<int> JsonReader::int_list(const std::string& key) const {
   if (!v.is_array()) fail(key, "expected an array of integers, got " + describe_json(v));
   std::vector<int> out;
   for (const auto& e : v) {
-    if (!e.is_number_integer() || e.get<long long>() < 0)
-      fail(key, "expected an array of non-negative integers, got " + describe_json(v));
+    if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() > std::numeric_limits<int>::max())
+      fail(key, "expected an array of non-negative integers (each at most 2^31 - 1), got " + describe_json(v));
     out.push_back(static_cast<int>(e.get<long long>()));
   }
   return out;

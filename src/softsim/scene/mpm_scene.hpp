@@ -56,7 +56,8 @@ bool is_mpm_scene(const nlohmann::json& json);
 MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file);
 
 // The particles of every body (sampled, in body order) and the solver's options. Throws
-// InputError naming the file and body when a body samples no particle or lies outside the grid.
+// InputError naming the file and body when a particle lies outside the grid's interior (which
+// parse_mpm_scene's check of the boxes already excludes).
 template <int D>
 MpmSolver<D> build_mpm_solver(const MpmScene& scene);
 

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/enum_names.hpp"
@@ -46,6 +47,28 @@ struct EnumNames<MpmCollider<3>::Shape> {
 
 namespace {
 
+constexpr double kMaxGridNodes = 2.5e7;   // about 2 GB of grid arrays
+constexpr double kMaxParticles = 2e7;     // about 5 GB of particle arrays
+
+// The object at key, or one clear message: an array or a number where an object belongs would
+// otherwise have every key fall back to its default.
+JsonReader object_at(const JsonReader& r, const std::string& key) {
+  const JsonReader c = r.child(key);
+  if (!c.node().is_object()) r.fail(key, "expected an object, got " + describe_json(c.node()));
+  return c;
+}
+
+JsonReader object_element(const JsonReader& array, std::size_t i) {
+  const JsonReader e = array.element(i);
+  if (!e.node().is_object()) e.fail_here("expected an object, got " + describe_json(e.node()));
+  return e;
+}
+
+Vec3 required_vec(const JsonReader& r, const std::string& key, int dim) {
+  if (!r.has(key)) r.fail(key, fmt::format("missing; expected {} numbers", dim));
+  return read_vec(r, key, Vec3::Zero(), dim);
+}
+
 MpmMaterial read_material(const JsonReader& r) {
   MpmMaterial m;
   m.elasticity = r.choice("elasticity", m.elasticity);
@@ -81,17 +104,18 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   for (const char* key : {"bodies", "obstacles", "contact", "integrator", "solver", "damping"})
     if (root.has(key))
       root.fail(key, "does not apply to an MPM scene (its bodies, colliders and boundaries are in \"mpm\")");
-  if (root.has("time")) read_time(root.child("time"), scene.dt, scene.steps);
+  if (root.has("time")) read_time(object_at(root, "time"), scene.dt, scene.steps);
   scene.gravity = read_vec(root, "gravity", Vec3(0, -9.81, 0), dim);
   if (root.has("output")) {
-    const JsonReader o = root.child("output");
+    const JsonReader o = object_at(root, "output");
     scene.output_every = o.integer("every", scene.output_every, 1, 100000000);
     o.finish();
   }
-  const JsonReader m = root.child("mpm");
+  const JsonReader m = object_at(root, "mpm");
+  double nodes = 1.0;
   {
     if (!m.has("grid")) m.fail("grid", "missing; give its origin, cells per axis and spacing");
-    const JsonReader g = m.child("grid");
+    const JsonReader g = object_at(m, "grid");
     scene.origin = read_vec(g, "origin", Vec3::Zero(), dim);
     scene.dx = g.positive("spacing", scene.dx);
     if (!g.has("cells")) g.fail("cells", "missing; give the number of cells per axis");
@@ -100,7 +124,10 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
     for (int a = 0; a < dim; ++a) {
       if (cells[a] < 8 || cells[a] > 4096) g.fail("cells", "expected between 8 and 4096 cells per axis");
       scene.cells[a] = cells[a];
+      nodes *= cells[a] + 1.0;
     }
+    if (nodes > kMaxGridNodes)
+      g.fail("cells", fmt::format("{:.3g} grid nodes, more than the limit of {:.3g}", nodes, kMaxGridNodes));
     g.finish();
   }
   scene.kernel = m.choice("kernel", scene.kernel);
@@ -108,8 +135,10 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (m.has("flip_ratio") && scene.transfer != MpmTransfer::flip) m.fail("flip_ratio", "applies to transfer \"flip\" only");
   scene.flip_ratio = m.number("flip_ratio", scene.flip_ratio, 0.0, 1.0);
   if (m.has("walls")) {
-    const JsonReader w = m.child("walls");
+    const JsonReader w = object_at(m, "walls");
     scene.wall_nodes = w.integer("nodes", scene.wall_nodes, 0, 64);
+    if (2 * scene.wall_nodes >= *std::min_element(scene.cells.begin(), scene.cells.begin() + dim))
+      w.fail("nodes", "the walls would cover the whole grid; give fewer nodes or more cells");
     scene.walls = w.choice("condition", scene.walls);
     if (w.has("friction") && scene.walls != MpmBoundary::friction) w.fail("friction", "applies to condition \"friction\" only");
     scene.wall_friction = w.number("friction", 0.0, 0.0, 1.0);
@@ -118,7 +147,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (!m.has("materials")) m.fail("materials", "missing; give at least one material");
   const JsonReader materials = m.child("materials");
   for (std::size_t i = 0; i < materials.array_size(); ++i) {
-    const JsonReader r = materials.element(i);
+    const JsonReader r = object_element(materials, i);
     const std::string name = r.string("name", fmt::format("material{}", i));
     if (std::find(scene.material_names.begin(), scene.material_names.end(), name) != scene.material_names.end())
       r.fail("name", "another material has this name");
@@ -129,18 +158,35 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (scene.materials.empty()) m.fail("materials", "expected at least one material");
   if (!m.has("bodies")) m.fail("bodies", "missing; give at least one body");
   const JsonReader bodies = m.child("bodies");
+  // The grid's interior in cells: where a particle's whole stencil lies on the grid.
+  const double inner_lo = scene.kernel == MpmKernel::quadratic ? 0.5 : 1.0;
+  double particles = 0.0;
   for (std::size_t i = 0; i < bodies.array_size(); ++i) {
-    const JsonReader r = bodies.element(i);
+    const JsonReader r = object_element(bodies, i);
     MpmScene::Body b;
     b.name = r.string("name", fmt::format("body{}", i));
+    for (const MpmScene::Body& other : scene.bodies)
+      if (other.name == b.name) r.fail("name", "another body has this name");
     if (!r.has("box")) r.fail("box", "missing; give the box the particles fill, {\"min\": [...], \"max\": [...]}");
-    const JsonReader box = r.child("box");
-    b.lo = read_vec(box, "min", Vec3::Zero(), dim);
-    b.hi = read_vec(box, "max", Vec3::Ones(), dim);
+    const JsonReader box = object_at(r, "box");
+    b.lo = required_vec(box, "min", dim);
+    b.hi = required_vec(box, "max", dim);
     if (((b.hi - b.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
+    for (int a = 0; a < dim; ++a) {
+      const double lo = scene.origin[a] + inner_lo * scene.dx, hi = scene.origin[a] + (scene.cells[a] - inner_lo) * scene.dx;
+      if (b.lo[a] < lo || b.hi[a] >= hi)
+        box.fail_here(fmt::format("axis {} spans [{:g}, {:g}] m, outside the grid's interior [{:g}, {:g}) m (the {} "
+                                  "kernel needs {:g} cell from each side)",
+                                  a, b.lo[a], b.hi[a], lo, hi, name_of(scene.kernel), inner_lo));
+    }
     box.finish();
     b.poisson = r.string("sampling", "regular", {"regular", "poisson"}) == "poisson";
     b.particles_per_cell = r.number("particles_per_cell", b.particles_per_cell, 0.1, 1000.0);
+    particles += b.particles_per_cell * (b.hi - b.lo).head(dim).prod() / std::pow(scene.dx, dim);
+    if (particles > kMaxParticles)
+      r.fail("particles_per_cell", fmt::format("the bodies so far make about {:.3g} particles, more than the limit of "
+                                               "{:.3g}", particles, kMaxParticles));
+    if (r.has("seed") && !b.poisson) r.fail("seed", "applies to sampling \"poisson\" only");
     b.seed = static_cast<unsigned>(r.integer("seed", 1, 0, 1 << 30));
     b.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
     const std::string material = r.string("material", scene.material_names.front(), scene.material_names);
@@ -150,23 +196,27 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
     scene.bodies.push_back(b);
   }
   if (scene.bodies.empty()) m.fail("bodies", "expected at least one body");
-  scene.colliders = m.list("colliders", [&](const JsonReader& r) {
+  scene.colliders = m.list("colliders", [&](const JsonReader& element) {
+    if (!element.node().is_object()) element.fail_here("expected an object, got " + describe_json(element.node()));
+    const JsonReader& r = element;
     MpmCollider<3> c;
+    if (!r.has("type")) r.fail("type", "missing; expected \"plane\", \"sphere\" or \"box\"");
     c.shape = r.choice("type", c.shape);
     switch (c.shape) {
       case MpmCollider<3>::Shape::plane:
-        c.point = read_vec(r, "point", Vec3::Zero(), dim);
-        c.normal = read_vec(r, "normal", Vec3::UnitY(), dim);
+        c.point = required_vec(r, "point", dim);
+        c.normal = required_vec(r, "normal", dim);
         if (c.normal.norm() < 1e-12) r.fail("normal", "expected a non-zero vector");
         c.normal.normalize();
         break;
       case MpmCollider<3>::Shape::sphere:
-        c.point = read_vec(r, "center", Vec3::Zero(), dim);
+        c.point = required_vec(r, "center", dim);
+        if (!r.has("radius")) r.fail("radius", "missing; expected the sphere's radius (m)");
         c.radius = r.positive("radius", c.radius);
         break;
       case MpmCollider<3>::Shape::box: {
-        c.point = read_vec(r, "center", Vec3::Zero(), dim);
-        const Vec3 size = read_vec(r, "size", Vec3::Ones(), dim, 1.0);
+        c.point = required_vec(r, "center", dim);
+        const Vec3 size = required_vec(r, "size", dim);
         if ((size.head(dim).array() <= 0.0).any()) r.fail("size", "expected positive sizes");
         c.half_size = 0.5 * size;
         break;

@@ -51,6 +51,8 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
   if (!json.is_object()) throw InputError(scene.source() + ": expected a JSON object at the top level");
   scene.fingerprint = scene_fingerprint(json);
   JsonReader root(json, "", scene.source());
+  if (root.has("mpm"))
+    root.fail("mpm", "an MPM scene (particles on a grid, docs/mpm.md) has no FEM model: `softsim run` runs it");
   root.string("description", "");
   scene.dim = root.integer("dim", 3, 2, 3);
   const int dim = scene.dim;
@@ -64,8 +66,6 @@ Scene parse_scene(const nlohmann::json& json, const std::filesystem::path& file)
     scene.rayleigh_beta = d.number("beta", 0.0, 0.0);
     d.finish();
   }
-  if (root.has("mpm"))
-    root.fail("mpm", "an MPM scene (particles on a grid, docs/mpm.md) has no FEM model: `softsim run` runs it");
   if (!root.has("bodies")) root.fail("bodies", "missing; a scene needs at least one body");
   scene.bodies = read_bodies(root.child("bodies"), dim);
   if (root.has("obstacles")) scene.obstacles = read_obstacles(root.child("obstacles"), dim);

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -36,19 +38,25 @@ void write_particles(const std::filesystem::path& path, const MpmParticles<D>& p
 
 void write_summary(const std::filesystem::path& path, const MpmScene& scene, const RunReport& report, int steps,
                    std::size_t particles, double cfl_dt, const char* status) {
+  // The keys of a FEM run's summary where they mean the same (sim/simulation.cpp).
   nlohmann::ordered_json j;
-  j["status"] = status ? status : run_status_name(report.status);
-  j["method"] = "mpm";
+  j["softsim_version"] = SOFTSIM_VERSION;
   j["scene"] = scene.source();
-  j["steps_requested"] = steps;
-  j["steps_done"] = report.steps_done;
+  j["method"] = "mpm";
+  j["dim"] = scene.dim;
+  j["particles"] = particles;
   j["dt"] = scene.dt;
   j["cfl_time_step"] = cfl_dt;
-  j["particles"] = particles;
-  j["wall_seconds"] = report.wall_seconds;
+  j["steps_requested"] = steps;
+  j["steps_done"] = report.steps_done;
+  j["wall_time_s"] = report.wall_seconds;
+  j["status"] = status ? status : run_status_name(report.status);
   if (!report.message.empty()) j["message"] = report.message;
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
+
+// As a FEM run's stats.csv: full precision, an empty cell for a non-finite value.
+std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.17g}", x) : std::string(); }
 
 template <int D>
 RunReport run(const MpmScene& scene, const RunOptions& options) {
@@ -64,24 +72,32 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
   std::vector<PvdEntry> entries;
   std::ofstream stats;
   auto frame = [&](int step) {
-    if (!writes) return;
     const std::string name = fmt::format("particles_{:05d}.vtu", step);
     write_particles<D>(frames / name, solver.particles());
-    entries.push_back({solver.time(), "frames/" + name, 0});
-    write_pvd(options.out_dir / "simulation.pvd", entries);
+    entries.push_back({solver.time(), name, 0});
+    write_pvd(frames / "simulation.pvd", entries);  // where a FEM run's is
   };
+  auto summary = [&](const char* status) {
+    write_summary(options.out_dir / "summary.json", scene, report, steps, solver.particles().size(), cfl_dt, status);
+  };
+  const auto start = clock::now();
+  auto last_summary = start;
   if (writes) {
-    std::filesystem::create_directories(frames);
+    std::error_code ec;
+    std::filesystem::create_directories(frames, ec);
+    if (ec || !std::filesystem::is_directory(frames))
+      throw InputError(fmt::format("{}: cannot create the output folder ({})", options.out_dir.string(),
+                                   ec ? ec.message() : "a file is in the way"));
+    // A FEM run's checkpoint left in this folder is not this run's: --resume must not find it.
+    std::filesystem::remove(options.out_dir / "checkpoint.bin", ec);
     stats.open(options.out_dir / "stats.csv");
     if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
-    stats << "step,t,kinetic_J,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
+    stats << "step,t,kinetic,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
              "angular_momentum_z,wall_ms,p2g_ms,grid_ms,g2p_ms\n";
-    write_summary(options.out_dir / "summary.json", scene, report, steps, solver.particles().size(), cfl_dt,
-                  "running");
+    summary("running");
     frame(0);
   }
-  const auto start = clock::now();
-  int last_percent = -1;
+  int last_tenth = 0;
   for (int step = 1; step <= steps; ++step) {
     const auto t0 = clock::now();
     try {
@@ -93,22 +109,27 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
     }
     report.steps_done = step;
     if (writes) {
-      const VecD<D> P = solver.linear_momentum();
+      Vec3 P = Vec3::Zero();
+      P.head<D>() = solver.linear_momentum();
       const Vec3 L = solver.angular_momentum();
-      Vec3 P3 = Vec3::Zero();
-      P3.head<D>() = P;
       const MpmStepTiming& t = solver.timing();
-      stats << fmt::format("{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.3f},{:.3f},{:.3f},{:.3f}\n",
-                           step, solver.time(), solver.kinetic_energy(), P3[0], P3[1], P3[2], L[0], L[1], L[2],
-                           std::chrono::duration<double, std::milli>(clock::now() - t0).count(), t.p2g_ms, t.grid_ms,
-                           t.g2p_ms);
+      const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+      stats << step;
+      for (double x : {solver.time(), solver.kinetic_energy(), P[0], P[1], P[2], L[0], L[1], L[2]})
+        stats << ',' << csv_number(x);
+      stats << fmt::format(",{:.3f},{:.3f},{:.3f},{:.3f}\n", wall_ms, t.p2g_ms, t.grid_ms, t.g2p_ms);
       stats.flush();
       if (step % scene.output_every == 0 || step == steps) frame(step);
+      if (clock::now() - last_summary >= std::chrono::seconds(1)) {
+        report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+        summary("running");
+        last_summary = clock::now();
+      }
     }
-    const int percent = steps > 0 ? 100 * step / steps : 100;
-    if (!options.quiet && percent / 10 != last_percent / 10) {
-      fmt::print("mpm: step {} of {} ({}%)\n", step, steps, percent);
-      last_percent = percent;
+    const int tenth = static_cast<int>(10.0 * step / std::max(steps, 1));
+    if (!options.quiet && tenth > last_tenth) {
+      fmt::print("mpm: step {} of {} ({}%)\n", step, steps, 10 * tenth);
+      last_tenth = tenth;
     }
   }
   // The last step's particles are checked too (a step checks them before it starts).
@@ -118,8 +139,7 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
       report.message = fmt::format("after step {}: {}", report.steps_done, problem);
     }
   report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
-  if (writes)
-    write_summary(options.out_dir / "summary.json", scene, report, steps, solver.particles().size(), cfl_dt, nullptr);
+  if (writes) summary(nullptr);
   return report;
 }
 

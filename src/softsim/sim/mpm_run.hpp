@@ -8,9 +8,10 @@
 
 namespace softsim {
 
-// Throws InputError before writing anything for what the scene or options cannot do (--resume:
-// MPM runs keep no checkpoints). A particle leaving the grid ends the run as failed, with the
-// frames so far, the message in the report and summary.json.
+// Throws InputError before writing anything (the output folder is made only after the particles
+// are built) for what the scene or options cannot do (--resume: MPM runs keep no checkpoints). A
+// particle leaving the grid ends the run as failed, with the frames so far, the message in the
+// report and summary.json.
 RunReport run_mpm(const MpmScene& scene, const RunOptions& options);
 
 }  // namespace softsim
