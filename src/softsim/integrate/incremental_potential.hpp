@@ -36,7 +36,6 @@ class IncrementalPotential : public Objective {
   double inertia_weight() const { return inertia_weight_; }
   double potential_weight() const { return potential_weight_; }
   double damping_weight() const { return damping_weight_; }
-  const SparseMat* damping() const { return damping_; }
   long configuration_count() const { return configuration_count_; }
   EvalContext context() const { return {stage_, data_}; }
 

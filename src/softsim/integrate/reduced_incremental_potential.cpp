@@ -173,7 +173,6 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
   // The constant forces' work, -x . f = -(offset . f + q . B^T f).
   E -= w * (offset_work_ + q.dot(reduced_force_));
   if (gradient) *gradient = U_T_t_ * g_T - w * reduced_force_;
-  SparseMat mass_part;
   double mass_weight = 0.0;
   // inertia w_i/2 (x - x_pred)^T M (x - x_pred) and mass damping w_d alpha/2 (x - x_ref)^T M (x - x_ref)
   auto add_quadratic = [&](const MassQuadratic& m, double weight) {

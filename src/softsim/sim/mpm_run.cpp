@@ -11,6 +11,7 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/io/vtu.hpp"
+#include "softsim/sim/csv_number.hpp"
 
 namespace softsim {
 
@@ -54,9 +55,6 @@ void write_summary(const std::filesystem::path& path, const MpmScene& scene, con
   if (!report.message.empty()) j["message"] = report.message;
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
-
-// As a FEM run's stats.csv: full precision, an empty cell for a non-finite value.
-std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.17g}", x) : std::string(); }
 
 template <int D>
 RunReport run(const MpmScene& scene, const RunOptions& options) {

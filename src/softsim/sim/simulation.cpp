@@ -17,6 +17,7 @@
 #include "softsim/scene/scene_stepper.hpp"
 #include "softsim/sim/body_tracker.hpp"
 #include "softsim/sim/checkpoint.hpp"
+#include "softsim/sim/csv_number.hpp"
 #include "softsim/sim/frame_writer.hpp"
 #include "softsim/sim/progress.hpp"
 
@@ -71,8 +72,6 @@ void cut_table(const std::filesystem::path& file, std::uint64_t bytes) {
   std::filesystem::resize_file(file, bytes, ec);
   if (ec) throw RunError(fmt::format("{}: cannot cut it back to the checkpoint ({})", file.string(), ec.message()));
 }
-
-std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string(); }
 
 }  // namespace
 
