@@ -139,6 +139,8 @@ MpmSolver<D>::MpmSolver(MpmOptions<D> options, MpmParticles<D> particles)
     nodes *= nodes_[a];
     blocks *= blocks_[a];
   }
+  if (!(options_.damping >= 0.0) || !std::isfinite(options_.damping))
+    throw std::invalid_argument("MPM: damping must be a non-negative rate (1/s)");
   if (options_.transfer == MpmTransfer::flip && !(options_.flip_ratio >= 0.0 && options_.flip_ratio <= 1.0))
     throw std::invalid_argument("MPM: flip_ratio must lie in [0, 1]");
   grid_mass_.assign(nodes, 0.0);
@@ -284,6 +286,7 @@ void MpmSolver<D>::update_grid(double dt) {
     VecD<D>& v = grid_velocity_[i];
     v = (grid_velocity_[i] + grid_impulse_[i]) / grid_mass_[i];
     v += dt * options_.gravity;
+    if (options_.damping > 0.0) v *= std::exp(-options_.damping * dt);
     std::array<int, D> node;
     long rest = static_cast<long>(i);
     for (int a = 0; a < D; ++a) {

@@ -51,6 +51,9 @@ struct MpmOptions {
   MpmTransfer transfer = MpmTransfer::apic;
   double flip_ratio = 0.99;  // FLIP: the share of the FLIP update in the blend
   VecD<D> gravity = VecD<D>::Zero();
+  // Grid velocities decay as exp(-damping t) (1/s): drag against a fixed frame, which leaves
+  // static equilibria where they are and lets a quasi-static load settle (0: none).
+  double damping = 0.0;
   // Grid nodes closer than wall_nodes to a side of the domain get `walls` (0: no walls; then a
   // particle must not come within the kernel's reach of the domain's edge).
   int wall_nodes = 3;
