@@ -4,9 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 #include "softsim/core/errors.hpp"
+#include "softsim/meshing/tetrahedralize.hpp"
 #include "softsim/scene/mpm_scene.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/temp_dir.hpp"
 
 namespace softsim {
 namespace {
@@ -80,6 +84,87 @@ TEST(MpmScene, ReadsEveryKeyAndBuildsTheParticles) {
   EXPECT_EQ(solver.particles().v[0], VecD<2>(1.0, 0.0));
 }
 
+// An L of three unit squares (the square [1, 2] x [1, 2] missing), six triangles in an OBJ.
+void write_l_shape(const std::filesystem::path& file) {
+  std::ofstream out(file);
+  out << "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\nv 0 2 0\nv 1 2 0\n"
+         "f 1 2 5\nf 1 5 4\nf 2 3 6\nf 2 6 5\nf 4 5 8\nf 4 8 7\n";
+}
+
+// A square ring: [0, 3]^2 without [1, 2]^2, eight unit squares of two triangles each.
+void write_square_ring(const std::filesystem::path& file) {
+  std::ofstream out(file);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i) out << "v " << i << " " << j << " 0\n";
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      if (i == 1 && j == 1) continue;
+      const int a = 1 + i + 4 * j, b = a + 1, c = a + 5, d = a + 4;
+      out << "f " << a << " " << b << " " << c << "\nf " << a << " " << c << " " << d << "\n";
+    }
+}
+
+TEST(MpmScene, SpheresAndMeshVolumesAreFilledWithParticlesOfTheirVolume) {
+  test::TempDir dir("mpm_shapes");
+  write_l_shape(dir.path() / "l.obj");
+  nlohmann::json j = sand_scene();
+  j["mpm"]["damping"] = 2.5;
+  j["mpm"]["bodies"] = R"json([
+    {"name": "ball", "sphere": {"center": [0.5, 0.6], "radius": 0.15}, "material": "clay"},
+    {"name": "ell", "mesh": "l.obj", "transform": {"scale": [0.1, 0.1], "translate": [0.2, 0.2]},
+     "sampling": "poisson", "seed": 4, "material": "clay"}])json"_json;
+  const MpmScene s = parse_mpm_scene(j, dir.path() / "sand.json");
+  EXPECT_DOUBLE_EQ(s.damping, 2.5);
+  const MpmSolver<2> solver = build_mpm_solver<2>(s);
+  EXPECT_DOUBLE_EQ(solver.options().damping, 2.5);
+  const MpmParticles<2>& p = solver.particles();
+  double ball_mass = 0.0, ell_mass = 0.0;
+  std::size_t ball = 0, ell = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if ((p.x[i] - VecD<2>(0.5, 0.6)).norm() <= 0.15 + 1e-12) {
+      ball_mass += p.mass[i];
+      ++ball;
+      continue;
+    }
+    // Every other particle is the L's: inside its 0.2 m square, outside the missing corner.
+    const VecD<2> u = (p.x[i] - VecD<2>(0.2, 0.2)) / 0.1;
+    ASSERT_TRUE(u.minCoeff() >= -1e-9 && u.maxCoeff() <= 2 + 1e-9) << u.transpose();
+    ASSERT_FALSE(u[0] > 1 + 1e-9 && u[1] > 1 + 1e-9) << "particle in the L's missing corner: " << u.transpose();
+    ell_mass += p.mass[i];
+    ++ell;
+  }
+  // Each body's mass is its volume times the density (the default 1000 of "clay"), whatever its count.
+  EXPECT_NEAR(ball_mass, 1000 * M_PI * 0.15 * 0.15, 1e-9);
+  EXPECT_NEAR(ell_mass, 1000 * 3 * 0.01, 1e-9);
+  // About 8 particles per cell of 1/32 m.
+  EXPECT_NEAR(ball, 8 * M_PI * 0.15 * 0.15 * 32 * 32, 0.1 * 8 * M_PI * 0.15 * 0.15 * 32 * 32);
+  EXPECT_NEAR(ell, 8 * 0.03 * 32 * 32, 0.2 * 8 * 0.03 * 32 * 32);
+}
+
+TEST(MpmScene, AClosedSurfaceIsTetrahedralizedAndFilledIn3D) {
+  if (!tetrahedralization_available()) GTEST_SKIP() << "built without TetGen: no surface-to-tet meshing";
+  test::TempDir dir("mpm_cube");
+  {
+    std::ofstream out(dir.path() / "cube.obj");
+    out << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+           "f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\n"
+           "f 4 1 5\nf 4 5 8\n";
+  }
+  const nlohmann::json j = R"json({"dim": 3, "mpm": {"grid": {"cells": [16, 16, 16], "spacing": 0.0625},
+      "materials": [{"density": 500}],
+      "bodies": [{"mesh": "cube.obj", "transform": {"scale": [0.5, 0.25, 0.5], "translate": [0.25, 0.25, 0.25]}}]}})json"_json;
+  const MpmSolver<3> solver = build_mpm_solver<3>(parse_mpm_scene(j, dir.path() / "cube.json"));
+  const MpmParticles<3>& p = solver.particles();
+  double mass = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const VecD<3> u = p.x[i] - VecD<3>(0.25, 0.25, 0.25);
+    ASSERT_TRUE(u.minCoeff() >= -1e-9 && u[0] <= 0.5 + 1e-9 && u[1] <= 0.25 + 1e-9 && u[2] <= 0.5 + 1e-9);
+    mass += p.mass[i];
+  }
+  EXPECT_NEAR(mass, 500 * 0.5 * 0.25 * 0.5, 1e-9);
+  EXPECT_EQ(p.size(), 8u * 4u * 8u * 8u);  // the regular lattice: 2 per cell axis over 8 x 4 x 8 cells
+}
+
 TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   auto with = [](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json j = sand_scene();
@@ -119,6 +204,39 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   expect_mentions(with([](auto& j) { j["mpm"]["walls"]["nodes"] = 16; }), {"walls.nodes", "whole grid"});
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["seed"] = 3; }), {"seed", "poisson"});
   expect_mentions(with([](auto& j) { j["mpm"]["grid"]["cells"] = {4294967328LL, 32}; }), {"cells"});
+  // Regions: exactly one; a mesh that is missing, outside the grid or of the wrong kind.
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["sphere"] = {{"center", {0.5, 0.5}}, {"radius", 0.1}}; }),
+                  {"mpm.bodies[0]", "exactly one of"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0].erase("box"); }), {"mpm.bodies[0]", "missing its region"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["transform"] = nlohmann::json::object(); }),
+                  {"transform", "mesh"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0] = {{"sphere", {{"center", {0.5, 0.5}}, {"radius", 0.6}}}}; }),
+                  {"mpm.bodies[0].sphere", "outside the grid's interior"});
+  expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0] = {{"mesh", "nowhere.obj"}}; }), {"nowhere.obj"});
+  {
+    test::TempDir dir("mpm_bad_mesh");
+    write_l_shape(dir.path() / "l.obj");
+    nlohmann::json j = sand_scene();
+    j["mpm"]["bodies"][0] = {{"mesh", "l.obj"}};  // 2 m across: off the 1 m grid
+    try {
+      build_mpm_solver<2>(parse_mpm_scene(j, dir.path() / "sand.json"));
+      FAIL() << "a mesh off the grid was accepted";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("mpm.bodies[0].mesh"), std::string::npos) << m;
+      EXPECT_NE(m.find("l.obj"), std::string::npos) << m;
+      EXPECT_NE(m.find("outside the grid's interior"), std::string::npos) << m;
+    }
+    // A ring so thin that the only lattice point, at its centre, falls in its hole.
+    write_square_ring(dir.path() / "ring.obj");
+    j["mpm"]["bodies"][0] = {{"mesh", "ring.obj"}, {"transform", {{"scale", {0.001, 0.001}}, {"translate", {0.5, 0.5}}}}};
+    try {
+      build_mpm_solver<2>(parse_mpm_scene(j, dir.path() / "sand.json"));
+      FAIL() << "a body smaller than the particle spacing was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("no particle"), std::string::npos) << e.what();
+    }
+  }
   // A FEM reading of an MPM scene says what it is, before reading a key MPM reads differently.
   try {
     parse_scene(sand_scene(), "sand.json");  // gravity has 2 numbers and dim is 2 here anyway

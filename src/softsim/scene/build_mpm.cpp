@@ -1,12 +1,97 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "softsim/core/errors.hpp"
+#include "softsim/io/read_mesh.hpp"
+#include "softsim/mesh/measure.hpp"
+#include "softsim/mesh/quality.hpp"
+#include "softsim/meshing/tetrahedralize.hpp"
+#include "softsim/mpm/points_inside_mesh.hpp"
 #include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
+
+namespace {
+
+// A mesh body's mesh as the scene places it: read, a closed 3D surface tetrahedralized (with
+// the default options), checked, transformed.
+Mesh load_body_mesh(const MpmScene& scene, const MpmScene::Body& body) {
+  const std::filesystem::path file =
+      body.mesh.is_relative() && !scene.file.empty() ? scene.file.parent_path() / body.mesh : body.mesh;
+  const std::string where = fmt::format("{}: {}.mesh: {}", scene.source(), body.path, body.mesh.string());
+  Mesh mesh;
+  try {
+    mesh = read_mesh(file, scene.dim);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}.mesh: {}", scene.source(), body.path, e.what()));
+  }
+  if (mesh.dim() != scene.dim)
+    throw InputError(fmt::format("{}: the mesh is {}D but the scene is {}D", where, mesh.dim(), scene.dim));
+  if (scene.dim == 3 && mesh.cell_type() == CellType::Triangle)
+    mesh = tetrahedralize(std::move(mesh), TetrahedralizeOptions{}, where);
+  const CellType expected = scene.dim == 3 ? CellType::Tetrahedron : CellType::Triangle;
+  if (mesh.cell_type() != expected)
+    throw InputError(fmt::format("{}: a {}D MPM body needs {} cells{}, the mesh has {} cells", where, scene.dim,
+                                 to_string(expected), scene.dim == 3 ? " or a closed triangle surface" : "",
+                                 to_string(mesh.cell_type())));
+  validate_mesh(mesh, where);
+  apply_transform(mesh, body.transform, scene.dim);
+  return mesh;
+}
+
+// The body's particle positions and its volume (for the particles' rest volumes).
+template <int D>
+std::vector<VecD<D>> sample_body(const MpmScene& scene, const MpmScene::Body& body, double& volume,
+                                 double& particles_so_far) {
+  using Shape = MpmScene::Body::Shape;
+  VecD<D> lo = body.lo.head<D>(), hi = body.hi.head<D>();
+  Mesh mesh;
+  if (body.shape == Shape::mesh) {
+    mesh = load_body_mesh(scene, body);
+    const BoundingBox box = bounding_box(mesh.vertices);
+    lo = box.min.template head<D>();
+    hi = box.max.template head<D>();
+    Vec3 lo3 = Vec3::Zero(), hi3 = Vec3::Zero();
+    lo3.head<D>() = lo;
+    hi3.head<D>() = hi;
+    if (const std::string outside = outside_grid(scene, lo3, hi3); !outside.empty())
+      throw InputError(fmt::format("{}: {}.mesh: {}: the mesh (after its transform) {}", scene.source(), body.path,
+                                   body.mesh.string(), outside));
+    particles_so_far += body.particles_per_cell * (hi - lo).prod() / std::pow(scene.dx, D);
+    if (particles_so_far > kMpmMaxParticles)
+      throw InputError(fmt::format("{}: {}.particles_per_cell: the bodies so far make about {:.3g} particles, more "
+                                   "than the limit of {:.3g}",
+                                   scene.source(), body.path, particles_so_far, kMpmMaxParticles));
+  }
+  std::vector<VecD<D>> x = body.poisson ? sample_box_poisson<D>(lo, hi, scene.dx, body.particles_per_cell, body.seed)
+                                        : sample_box_regular<D>(lo, hi, scene.dx, body.particles_per_cell);
+  switch (body.shape) {
+    case Shape::box:
+      volume = (hi - lo).prod();
+      break;
+    case Shape::sphere: {
+      const VecD<D> c = body.center.head<D>();
+      std::erase_if(x, [&](const VecD<D>& p) { return (p - c).norm() > body.radius; });
+      volume = D == 2 ? M_PI * body.radius * body.radius : 4.0 / 3.0 * M_PI * std::pow(body.radius, 3);
+      break;
+    }
+    case Shape::mesh:
+      x = points_inside_mesh<D>(mesh, x);
+      volume = mesh_volume(mesh);
+      break;
+  }
+  if (x.empty())
+    throw InputError(fmt::format("{}: {}: the body is thinner than the particle spacing: no particle falls inside it "
+                                 "(give more particles_per_cell or a finer grid)",
+                                 scene.source(), body.path));
+  return x;
+}
+
+}  // namespace
 
 template <int D>
 MpmSolver<D> build_mpm_solver(const MpmScene& scene) {
@@ -17,6 +102,7 @@ MpmSolver<D> build_mpm_solver(const MpmScene& scene) {
   o.kernel = scene.kernel;
   o.transfer = scene.transfer;
   o.flip_ratio = scene.flip_ratio;
+  o.damping = scene.damping;
   o.gravity = scene.gravity.head<D>();
   o.wall_nodes = scene.wall_nodes;
   o.walls = scene.walls;
@@ -36,15 +122,16 @@ MpmSolver<D> build_mpm_solver(const MpmScene& scene) {
   }
   MpmParticles<D> particles;
   std::vector<std::size_t> first;  // each body's first particle
-  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
-    const MpmScene::Body& body = scene.bodies[b];
-    const VecD<D> lo = body.lo.head<D>(), hi = body.hi.head<D>();
-    const std::vector<VecD<D>> x = body.poisson
-                                       ? sample_box_poisson<D>(lo, hi, scene.dx, body.particles_per_cell, body.seed)
-                                       : sample_box_regular<D>(lo, hi, scene.dx, body.particles_per_cell);
-    const double volume = (hi - lo).prod() / static_cast<double>(x.size());
+  double particles_so_far = 0.0;    // estimated, for the limit on mesh bodies
+  for (const MpmScene::Body& body : scene.bodies)
+    if (body.shape != MpmScene::Body::Shape::mesh)
+      particles_so_far += body.particles_per_cell * (body.hi - body.lo).head<D>().prod() / std::pow(scene.dx, D);
+  for (const MpmScene::Body& body : scene.bodies) {
+    double volume = 0.0;
+    const std::vector<VecD<D>> x = sample_body<D>(scene, body, volume, particles_so_far);
     first.push_back(particles.size());
-    for (const VecD<D>& xi : x) particles.add(xi, body.velocity.head<D>(), volume, body.material);
+    for (const VecD<D>& xi : x)
+      particles.add(xi, body.velocity.head<D>(), volume / static_cast<double>(x.size()), body.material);
   }
   first.push_back(particles.size());
   try {

@@ -1,6 +1,6 @@
 #pragma once
 // An MPM scene (docs/mpm.md, "Scene files"): a scene file with an "mpm" section instead of
-// "bodies". Its continua are particles sampled in boxes, stepped on a background grid by
+// "bodies". Its continua are particles sampled in boxes, spheres or mesh volumes, stepped on a background grid by
 // MpmSolver (mpm/mpm_solver.hpp); it shares the scene file's dim, gravity, time and output.every.
 #include <array>
 #include <filesystem>
@@ -10,8 +10,12 @@
 
 #include "softsim/core/types.hpp"
 #include "softsim/mpm/mpm_solver.hpp"
+#include "softsim/scene/body_spec.hpp"
 
 namespace softsim {
+
+// The most particles a scene may ask for (about 5 GB of particle arrays).
+inline constexpr double kMpmMaxParticles = 2e7;
 
 struct MpmScene {
   std::filesystem::path file;
@@ -27,6 +31,7 @@ struct MpmScene {
   MpmKernel kernel = MpmKernel::quadratic;
   MpmTransfer transfer = MpmTransfer::apic;
   double flip_ratio = 0.99;
+  double damping = 0.0;  // 1/s, of grid velocities (MpmOptions::damping)
   int wall_nodes = 3;
   MpmBoundary walls = MpmBoundary::sticky;
   double wall_friction = 0.0;
@@ -36,7 +41,16 @@ struct MpmScene {
 
   struct Body {
     std::string name;
-    Vec3 lo = Vec3::Zero(), hi = Vec3::Ones();
+    std::string path;  // "mpm.bodies[i]", for messages
+    // The region the particles fill: a box [lo, hi], a sphere (a disk in 2D), or the volume of a
+    // mesh (triangles in 2D; tetrahedra, or a closed triangle surface tetrahedralized, in 3D)
+    // placed by a transform.
+    enum class Shape { box, sphere, mesh } shape = Shape::box;
+    Vec3 lo = Vec3::Zero(), hi = Vec3::Ones();  // box; for a sphere, its bounding box
+    Vec3 center = Vec3::Zero();
+    double radius = 0.0;
+    std::filesystem::path mesh;  // as written in the scene (relative to the scene file)
+    TransformSpec transform;
     bool poisson = false;  // sampling: "regular" (false) or "poisson"
     double particles_per_cell = 8.0;
     unsigned seed = 1;
@@ -54,6 +68,10 @@ struct MpmScene {
 bool is_mpm_scene(const nlohmann::json& json);
 // Reads and validates one; throws InputError naming the file and the key.
 MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file);
+
+// Why the box [lo, hi] is not where particles may be (inside the grid, a kernel's reach from its
+// edges), or empty when it is. For the parser's and the builder's messages.
+std::string outside_grid(const MpmScene& scene, const Vec3& lo, const Vec3& hi);
 
 // The particles of every body (sampled, in body order) and the solver's options. Throws
 // InputError naming the file and body when a particle lies outside the grid's interior (which

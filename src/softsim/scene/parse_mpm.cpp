@@ -48,7 +48,6 @@ struct EnumNames<MpmCollider<3>::Shape> {
 namespace {
 
 constexpr double kMaxGridNodes = 2.5e7;   // about 2 GB of grid arrays
-constexpr double kMaxParticles = 2e7;     // about 5 GB of particle arrays
 
 // The object at key, or one clear message: an array or a number where an object belongs would
 // otherwise have every key fall back to its default.
@@ -90,6 +89,20 @@ MpmMaterial read_material(const JsonReader& r) {
 }
 
 }  // namespace
+
+std::string outside_grid(const MpmScene& scene, const Vec3& lo, const Vec3& hi) {
+  // The grid's interior in cells: where a particle's whole stencil lies on the grid.
+  const double inner_lo = scene.kernel == MpmKernel::quadratic ? 0.5 : 1.0;
+  for (int a = 0; a < scene.dim; ++a) {
+    const double lo_ok = scene.origin[a] + inner_lo * scene.dx;
+    const double hi_ok = scene.origin[a] + (scene.cells[a] - inner_lo) * scene.dx;
+    if (lo[a] < lo_ok || hi[a] >= hi_ok)
+      return fmt::format("axis {} spans [{:g}, {:g}] m, outside the grid's interior [{:g}, {:g}) m (the {} kernel "
+                         "needs {:g} cell from each side)",
+                         a, lo[a], hi[a], lo_ok, hi_ok, name_of(scene.kernel), inner_lo);
+  }
+  return "";
+}
 
 bool is_mpm_scene(const nlohmann::json& json) { return json.is_object() && json.contains("mpm"); }
 
@@ -134,6 +147,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   scene.transfer = m.choice("transfer", scene.transfer);
   if (m.has("flip_ratio") && scene.transfer != MpmTransfer::flip) m.fail("flip_ratio", "applies to transfer \"flip\" only");
   scene.flip_ratio = m.number("flip_ratio", scene.flip_ratio, 0.0, 1.0);
+  scene.damping = m.number("damping", scene.damping, 0.0, 1e6);
   if (m.has("walls")) {
     const JsonReader w = object_at(m, "walls");
     scene.wall_nodes = w.integer("nodes", scene.wall_nodes, 0, 64);
@@ -158,8 +172,6 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (scene.materials.empty()) m.fail("materials", "expected at least one material");
   if (!m.has("bodies")) m.fail("bodies", "missing; give at least one body");
   const JsonReader bodies = m.child("bodies");
-  // The grid's interior in cells: where a particle's whole stencil lies on the grid.
-  const double inner_lo = scene.kernel == MpmKernel::quadratic ? 0.5 : 1.0;
   double particles = 0.0;
   for (std::size_t i = 0; i < bodies.array_size(); ++i) {
     const JsonReader r = object_element(bodies, i);
@@ -167,25 +179,44 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
     b.name = r.string("name", fmt::format("body{}", i));
     for (const MpmScene::Body& other : scene.bodies)
       if (other.name == b.name) r.fail("name", "another body has this name");
-    if (!r.has("box")) r.fail("box", "missing; give the box the particles fill, {\"min\": [...], \"max\": [...]}");
-    const JsonReader box = object_at(r, "box");
-    b.lo = required_vec(box, "min", dim);
-    b.hi = required_vec(box, "max", dim);
-    if (((b.hi - b.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
-    for (int a = 0; a < dim; ++a) {
-      const double lo = scene.origin[a] + inner_lo * scene.dx, hi = scene.origin[a] + (scene.cells[a] - inner_lo) * scene.dx;
-      if (b.lo[a] < lo || b.hi[a] >= hi)
-        box.fail_here(fmt::format("axis {} spans [{:g}, {:g}] m, outside the grid's interior [{:g}, {:g}) m (the {} "
-                                  "kernel needs {:g} cell from each side)",
-                                  a, b.lo[a], b.hi[a], lo, hi, name_of(scene.kernel), inner_lo));
+    b.path = r.path();
+    const int shapes = r.has("box") + r.has("sphere") + r.has("mesh");
+    if (shapes != 1)
+      r.fail_here(std::string(shapes == 0 ? "missing its region" : "more than one region") +
+                  ": give exactly one of \"box\": {\"min\": [...], \"max\": [...]}, \"sphere\": {\"center\": [...], "
+                  "\"radius\": r} or \"mesh\": \"file\"");
+    if (r.has("transform") && !r.has("mesh")) r.fail("transform", "applies to a \"mesh\" body only");
+    if (r.has("box")) {
+      const JsonReader box = object_at(r, "box");
+      b.lo = required_vec(box, "min", dim);
+      b.hi = required_vec(box, "max", dim);
+      if (((b.hi - b.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
+      if (const std::string outside = outside_grid(scene, b.lo, b.hi); !outside.empty()) box.fail_here(outside);
+      box.finish();
+    } else if (r.has("sphere")) {
+      b.shape = MpmScene::Body::Shape::sphere;
+      const JsonReader sphere = object_at(r, "sphere");
+      b.center = required_vec(sphere, "center", dim);
+      if (!sphere.has("radius")) sphere.fail("radius", "missing; expected the sphere's radius (m)");
+      b.radius = sphere.positive("radius", 1.0);
+      b.lo = b.center - Vec3::Constant(b.radius);
+      b.hi = b.center + Vec3::Constant(b.radius);
+      if (const std::string outside = outside_grid(scene, b.lo, b.hi); !outside.empty()) sphere.fail_here(outside);
+      sphere.finish();
+    } else {
+      // The mesh is read when the scene is built (build_mpm.cpp checks that it lies in the grid).
+      b.shape = MpmScene::Body::Shape::mesh;
+      b.mesh = r.string("mesh", "");
+      if (b.mesh.empty()) r.fail("mesh", "expected a file name");
+      if (r.has("transform")) b.transform = read_transform(object_at(r, "transform"), dim);
     }
-    box.finish();
     b.poisson = r.string("sampling", "regular", {"regular", "poisson"}) == "poisson";
     b.particles_per_cell = r.number("particles_per_cell", b.particles_per_cell, 0.1, 1000.0);
-    particles += b.particles_per_cell * (b.hi - b.lo).head(dim).prod() / std::pow(scene.dx, dim);
-    if (particles > kMaxParticles)
+    if (b.shape != MpmScene::Body::Shape::mesh)  // a mesh body's count is checked when it is read
+      particles += b.particles_per_cell * (b.hi - b.lo).head(dim).prod() / std::pow(scene.dx, dim);
+    if (particles > kMpmMaxParticles)
       r.fail("particles_per_cell", fmt::format("the bodies so far make about {:.3g} particles, more than the limit of "
-                                               "{:.3g}", particles, kMaxParticles));
+                                               "{:.3g}", particles, kMpmMaxParticles));
     if (r.has("seed") && !b.poisson) r.fail("seed", "applies to sampling \"poisson\" only");
     b.seed = static_cast<unsigned>(r.integer("seed", 1, 0, 1 << 30));
     b.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
