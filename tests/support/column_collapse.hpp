@@ -1,7 +1,7 @@
 #pragma once
 // A 2D granular column collapse with MPM (Drucker-Prager sand, mpm/mpm_solver.hpp): a column
 // of sand at the left wall of a sticky-walled box, released and measured after it settles. For
-// tests/mpm/mpm_column_collapse_test.cpp and bench/bench_mpm_collapse.cpp.
+// tests/mpm/mpm_solver_column_collapse_test.cpp and bench/bench_mpm_collapse.cpp.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -56,7 +56,7 @@ inline Deposit collapse(const ColumnCollapse& c) {
   sand.density = 1600.0;
   sand.friction_angle = c.friction_angle;
   o.materials = {sand};
-  const double floor = wall * c.dx;  // the walls' inner face
+  const double floor = (wall - 1) * c.dx;  // the innermost layer of wall nodes (left wall and floor)
   const VecD<2> lo(floor, floor), hi(floor + c.width, floor + c.height);
   const std::vector<VecD<2>> x = sample_box_regular<2>(lo, hi, c.dx, 4.0);
   MpmParticles<2> p;
