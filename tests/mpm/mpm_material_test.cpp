@@ -140,5 +140,44 @@ TEST(MpmMaterial, DruckerPragerProjectsOntoTheCone) {
   }
 }
 
+TEST(MpmMaterial, SnowClampsTheStretchesAndHardensUnderCompaction) {
+  MpmMaterial snow;
+  snow.plasticity = MpmPlasticity::snow;
+  snow.youngs_modulus = 1.4e5;
+  snow.poisson_ratio = 0.2;
+  const MatD<2> R = Eigen::Rotation2Dd(0.3).toRotationMatrix();
+  // Inside the band: untouched.
+  double lnJp = 0.0, plastic = 0.0;
+  const MatD<2> inside = R * VecD<2>(0.99, 1.005).asDiagonal();
+  EXPECT_EQ(mpm_return_mapping<2>(snow, inside, lnJp, plastic), inside);
+  EXPECT_EQ(lnJp, 0.0);
+  // Compressed by 10% along one axis and stretched 5% along the other: clamped to 0.975 and
+  // 1.0075, the rotation kept, the cut-off volume moved to J_P.
+  const MatD<2> F = R * VecD<2>(0.9, 1.05).asDiagonal();
+  const MatD<2> Fe = mpm_return_mapping<2>(snow, F, lnJp, plastic);
+  EXPECT_LT((Fe - R * VecD<2>(0.975, 1.0075).asDiagonal()).norm(), 1e-14);
+  EXPECT_NEAR(lnJp, std::log(0.9 * 1.05) - std::log(0.975 * 1.0075), 1e-14);
+  EXPECT_NEAR(plastic, VecD<2>(std::log(0.975 / 0.9), std::log(1.0075 / 1.05)).norm(), 1e-14);
+  // Compaction (J_P < 1) stiffens: mu and lambda times exp(xi (1 - J_P)); no plasticity, no change.
+  MpmMaterial elastic = snow;
+  elastic.plasticity = MpmPlasticity::none;
+  const double scale = std::exp(10.0 * (1.0 - std::exp(lnJp)));
+  EXPECT_GT(scale, 1.3);
+  EXPECT_LT((mpm_stress<2>(snow, Fe, lnJp) - scale * mpm_stress<2>(elastic, Fe)).norm(),
+            1e-12 * mpm_stress<2>(elastic, Fe).norm() * scale);
+  EXPECT_EQ(mpm_stress<2>(elastic, Fe, lnJp), mpm_stress<2>(elastic, Fe));
+  EXPECT_DOUBLE_EQ(snow.hardening_scale(lnJp), scale);
+  // 3D: every singular value lands in the band.
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const MatD<3> G = random_deformation<3>(rng);
+    double l = 0.0, e = 0.0;
+    const VecD<3> s = rotation_variant_svd<3>(mpm_return_mapping<3>(snow, G, l, e)).sigma;
+    EXPECT_GE(s.minCoeff(), 0.975 - 1e-12);
+    EXPECT_LE(s.maxCoeff(), 1.0075 + 1e-12);
+    EXPECT_NEAR(l, std::log(std::abs(G.determinant())) - std::log(std::abs(s.prod())), 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace softsim

@@ -2,7 +2,8 @@
 // mappings): a von Mises bar pulled far past yield by two grips holds every particle's stress on
 // or inside the yield cylinder and deforms plastically, where the same elastic bar's stress
 // leaves it; 3D sand dropped on the floor spreads into a heap, deforms plastically, stays above
-// the floor and keeps its centre over where it fell.
+// the floor and keeps its centre over where it fell; a snowball dropped on the floor compacts
+// where it lands, hardens there (which shortens the stable step) and stays flattened.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -123,6 +124,54 @@ TEST(MpmPlasticity, SandDroppedIn3DSpreadsIntoAHeapAboveTheFloor) {
   EXPECT_GT(plastic, 0.05);          // irreversibly
   EXPECT_LT(std::abs(centre[0] - 0.5), 1e-3);  // and symmetrically
   EXPECT_LT(std::abs(centre[2] - 0.5), 1e-3);
+}
+
+TEST(MpmPlasticity, ASnowballCompactsAndHardensWhereItLands) {
+  MpmOptions<2> o;
+  o.dx = 1.0 / 64;
+  o.cells = {64, 64};
+  o.gravity = {0.0, -9.81};
+  MpmMaterial snow;  // Stomakhin et al. 2013's reference snow, lighter
+  snow.plasticity = MpmPlasticity::snow;
+  snow.youngs_modulus = 1.4e5;
+  snow.poisson_ratio = 0.2;
+  snow.density = 400;
+  o.materials = {snow};
+  MpmParticles<2> p;
+  const VecD<2> centre(0.5, 0.4);
+  const std::vector<VecD<2>> lattice = sample_box_regular<2>(centre.array() - 0.1, centre.array() + 0.1, o.dx, 4);
+  std::vector<VecD<2>> x;
+  for (const VecD<2>& xi : lattice)
+    if ((xi - centre).norm() <= 0.1) x.push_back(xi);
+  for (const VecD<2>& xi : x) p.add(xi, {0.0, -3.0}, M_PI * 0.01 / x.size(), 0);
+  MpmSolver<2> solver(o, p);
+  const double first_step = solver.stable_time_step(0.4);
+  double smallest_step = first_step, t = 0.0;
+  while (t < 0.4) {
+    const double dt = solver.stable_time_step(0.4);
+    smallest_step = std::min(smallest_step, dt);
+    solver.step(dt);
+    t += dt;
+  }
+  const MpmParticles<2>& q = solver.particles();
+  double compaction = 0.0, hardest = 1.0, plastic = 0.0;
+  VecD<2> lo = VecD<2>::Constant(1.0), hi = VecD<2>::Zero();
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    compaction = std::min(compaction, q.log_volume_correction[i]);
+    hardest = std::max(hardest, snow.hardening_scale(q.log_volume_correction[i]));
+    plastic = std::max(plastic, q.plastic_strain[i]);
+    lo = lo.cwiseMin(q.x[i]);
+    hi = hi.cwiseMax(q.x[i]);
+  }
+  const double aspect = (hi[0] - lo[0]) / (hi[1] - lo[1]);
+  std::printf("snowball: ln J_P down to %.3f, hardened up to %.2fx, stable step %.3g -> %.3g s, plastic strain %.3f, "
+              "width / height %.2f\n",
+              compaction, hardest, first_step, smallest_step, plastic, aspect);
+  EXPECT_LT(compaction, -0.02);                 // compacted where it hit ...
+  EXPECT_GT(hardest, 1.2);                      // ... and harder there
+  EXPECT_LT(smallest_step, 0.3 * first_step);   // the CFL limit follows the hardening
+  EXPECT_GT(plastic, 0.05);
+  EXPECT_GT(aspect, 1.2);                       // flattened, not bounced back round
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ nlohmann::json sand_scene() {
       "walls": {"nodes": 4, "condition": "friction", "friction": 0.3},
       "materials": [{"name": "sand", "elasticity": "stvk_hencky", "plasticity": "drucker_prager",
                      "E": 3.5e5, "nu": 0.3, "density": 400, "friction_angle": 30},
-                    {"name": "clay", "plasticity": "von_mises", "yield_stress": 2000, "E": 1e5, "nu": 0.25}],
+                    {"name": "clay", "plasticity": "von_mises", "yield_stress": 2000, "E": 1e5, "nu": 0.25},
+                    {"name": "snow", "plasticity": "snow", "critical_compression": 0.02, "critical_stretch": 0.005,
+                     "hardening": 8}],
       "bodies": [{"name": "column", "box": {"min": [0.4, 0.4], "max": [0.6, 0.8]}, "velocity": [1, 0],
                   "particles_per_cell": 4, "material": "sand"}],
       "colliders": [{"type": "sphere", "center": [0.5, 0.3], "radius": 0.1, "condition": "friction", "friction": 0.5},
@@ -59,7 +61,11 @@ TEST(MpmScene, ReadsEveryKeyAndBuildsTheParticles) {
   EXPECT_EQ(s.walls, MpmBoundary::friction);
   EXPECT_DOUBLE_EQ(s.wall_friction, 0.3);
   EXPECT_EQ(s.wall_nodes, 4);
-  ASSERT_EQ(s.materials.size(), 2u);
+  ASSERT_EQ(s.materials.size(), 3u);
+  EXPECT_EQ(s.materials[2].plasticity, MpmPlasticity::snow);
+  EXPECT_DOUBLE_EQ(s.materials[2].critical_compression, 0.02);
+  EXPECT_DOUBLE_EQ(s.materials[2].critical_stretch, 0.005);
+  EXPECT_DOUBLE_EQ(s.materials[2].hardening, 8.0);
   EXPECT_EQ(s.materials[0].plasticity, MpmPlasticity::drucker_prager);
   EXPECT_DOUBLE_EQ(s.materials[0].friction_angle, 30.0);
   EXPECT_EQ(s.materials[1].plasticity, MpmPlasticity::von_mises);
@@ -181,6 +187,9 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["material"] = "mud"; }), {"material", "sand"});
   expect_mentions(with([](auto& j) { j["mpm"]["materials"][0].erase("plasticity"); }), {"friction_angle", "drucker_prager"});
   expect_mentions(with([](auto& j) { j["mpm"]["grid"]["cells"] = {32}; }), {"cells", "2 numbers"});
+  expect_mentions(with([](auto& j) { j["mpm"]["materials"][0]["hardening"] = 10; }), {"materials[0].hardening", "snow"});
+  expect_mentions(with([](auto& j) { j["mpm"]["materials"][2]["critical_compression"] = 1.5; }),
+                  {"materials[2].critical_compression"});
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"]["max"] = {0.3, 0.8}; }), {"max"});
   expect_mentions(with([](auto& j) { j["mpm"]["transfer"] = "apic"; }), {"flip_ratio", "flip"});
   expect_mentions(with([](auto& j) { j["bodies"] = nlohmann::json::array(); }), {"bodies", "MPM"});

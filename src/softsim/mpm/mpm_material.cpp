@@ -9,10 +9,15 @@ namespace softsim {
 
 double MpmMaterial::wave_speed() const { return std::sqrt((lambda() + 2.0 * mu()) / density); }
 
+double MpmMaterial::hardening_scale(double log_plastic_volume) const {
+  return plasticity == MpmPlasticity::snow ? std::exp(hardening * (1.0 - std::exp(log_plastic_volume))) : 1.0;
+}
+
 template <int D>
-MatD<D> mpm_stress(const MpmMaterial& m, const MatD<D>& F) {
+MatD<D> mpm_stress(const MpmMaterial& m, const MatD<D>& F, double log_plastic_volume) {
   const RotationVariantSvd<D> svd = rotation_variant_svd<D>(F);
-  const double mu = m.mu(), lambda = m.lambda();
+  const double scale = m.hardening_scale(log_plastic_volume);
+  const double mu = scale * m.mu(), lambda = scale * m.lambda();
   VecD<D> p;  // principal stresses: P = U diag(p) V^T
   if (m.elasticity == MpmElasticity::fixed_corotated) {
     const double J = svd.sigma.prod();
@@ -43,6 +48,17 @@ MatD<D> mpm_return_mapping(const MpmMaterial& m, const MatD<D>& F_trial, double&
   const RotationVariantSvd<D> svd = rotation_variant_svd<D>(F_trial);
   const double mu = m.mu(), lambda = m.lambda();
   VecD<D> eps;
+  if (m.plasticity == MpmPlasticity::snow) {
+    // Stomakhin et al. 2013, eq. 10-11: clamp the stretches; what is cut off is plastic.
+    VecD<D> clamped;
+    for (int i = 0; i < D; ++i)
+      clamped[i] = std::clamp(svd.sigma[i], 1.0 - m.critical_compression, 1.0 + m.critical_stretch);
+    const VecD<D> change = (clamped.array().log() - svd.sigma.array().abs().max(1e-12).log()).matrix();
+    if (change.norm() == 0.0) return F_trial;
+    plastic_strain += change.norm();
+    log_volume_correction -= change.sum();
+    return svd.U * clamped.asDiagonal() * svd.V.transpose();
+  }
   if (m.plasticity == MpmPlasticity::von_mises) {
     for (int i = 0; i < D; ++i) eps[i] = std::log(std::max(std::abs(svd.sigma[i]), 1e-6));
     const VecD<D> dev = eps - VecD<D>::Constant(eps.sum() / D);
@@ -80,8 +96,8 @@ MatD<D> mpm_return_mapping(const MpmMaterial& m, const MatD<D>& F_trial, double&
   return svd.U * s_new.asDiagonal() * svd.V.transpose();
 }
 
-template MatD<2> mpm_stress<2>(const MpmMaterial&, const MatD<2>&);
-template MatD<3> mpm_stress<3>(const MpmMaterial&, const MatD<3>&);
+template MatD<2> mpm_stress<2>(const MpmMaterial&, const MatD<2>&, double);
+template MatD<3> mpm_stress<3>(const MpmMaterial&, const MatD<3>&, double);
 template MatD<2> mpm_return_mapping<2>(const MpmMaterial&, const MatD<2>&, double&, double&);
 template MatD<3> mpm_return_mapping<3>(const MpmMaterial&, const MatD<3>&, double&, double&);
 

@@ -255,7 +255,9 @@ void MpmSolver<D>::particles_to_grid(double dt) {
         const MatD<D>& F = particles_.F[p];
         // dt f_i = -dt V0 P F^T grad w_ip (the stress's force on node i).
         const MatD<D> stress =
-            -dt * particles_.volume[p] * mpm_stress<D>(options_.materials[particles_.material[p]], F) * F.transpose();
+            -dt * particles_.volume[p] *
+            mpm_stress<D>(options_.materials[particles_.material[p]], F, particles_.log_volume_correction[p]) *
+            F.transpose();
         const double m = particles_.mass[p];
         const MatD<D> affine = s_affine > 0.0 ? MatD<D>(m * particles_.C[p]) : MatD<D>::Zero();
         for (int j = 0; j < s.count(); ++j) {
@@ -375,8 +377,12 @@ std::string MpmSolver<D>::first_problem() const {
 template <int D>
 double MpmSolver<D>::stable_time_step(double cfl) const {
   double fastest = 0.0;
-  for (std::size_t p = 0; p < particles_.size(); ++p)
-    fastest = std::max(fastest, particles_.v[p].norm() + options_.materials[particles_.material[p]].wave_speed());
+  for (std::size_t p = 0; p < particles_.size(); ++p) {
+    // Snow hardens: its wave speed grows with the square root of the hardening factor.
+    const MpmMaterial& m = options_.materials[particles_.material[p]];
+    const double c = m.wave_speed() * std::sqrt(m.hardening_scale(particles_.log_volume_correction[p]));
+    fastest = std::max(fastest, particles_.v[p].norm() + c);
+  }
   return fastest > 0.0 ? cfl * options_.dx / fastest : HUGE_VAL;
 }
 

@@ -83,7 +83,8 @@ class MpmSolver {
   // Why the first particle that cannot be transferred cannot (the message step() throws), or
   // empty: for checking the state a last step left.
   std::string first_problem() const;
-  // The CFL limit cfl * dx / max_p (|v_p| + c_p), c_p the particle material's wave speed.
+  // The CFL limit cfl * dx / max_p (|v_p| + c_p), c_p the particle material's wave speed
+  // (for snow, stiffened by its hardening).
   double stable_time_step(double cfl = 0.5) const;
   double time() const { return time_; }
 

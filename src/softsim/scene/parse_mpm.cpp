@@ -37,7 +37,8 @@ template <>
 struct EnumNames<MpmPlasticity> {
   static constexpr std::pair<MpmPlasticity, const char*> table[] = {{MpmPlasticity::none, "none"},
                                                                      {MpmPlasticity::von_mises, "von_mises"},
-                                                                     {MpmPlasticity::drucker_prager, "drucker_prager"}};
+                                                                     {MpmPlasticity::drucker_prager, "drucker_prager"},
+                                                                     {MpmPlasticity::snow, "snow"}};
 };
 template <>
 struct EnumNames<MpmCollider<3>::Shape> {
@@ -85,6 +86,13 @@ MpmMaterial read_material(const JsonReader& r) {
   }
   if (m.plasticity == MpmPlasticity::drucker_prager)
     m.friction_angle = r.number("friction_angle", m.friction_angle, 0.0, 89.0);
+  for (const char* key : {"critical_compression", "critical_stretch", "hardening"})
+    if (r.has(key) && m.plasticity != MpmPlasticity::snow) r.fail(key, "applies to plasticity \"snow\" only");
+  if (m.plasticity == MpmPlasticity::snow) {
+    m.critical_compression = r.number("critical_compression", m.critical_compression, 0.0, 0.99);
+    m.critical_stretch = r.number("critical_stretch", m.critical_stretch, 0.0, 10.0);
+    m.hardening = r.number("hardening", m.hardening, 0.0, 100.0);
+  }
   return m;
 }
 
