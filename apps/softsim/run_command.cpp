@@ -16,14 +16,13 @@ namespace softsim::cli {
 
 namespace {
 
-// The scene a run reads: the one given, or on --resume without one, the one the checkpoint ran.
-Scene scene_of_run(const std::string& scene_path, const std::string& out, bool resume) {
-  if (!scene_path.empty()) return read_scene(scene_path);
-  if (!resume) return default_scene();
+// The scene file a run reads: the one given, or on --resume without one, the one the checkpoint
+// ran; empty for the built-in default scene.
+std::string scene_file_of_run(const std::string& scene_path, const std::string& out, bool resume) {
+  if (!scene_path.empty() || !resume) return scene_path;
   if (!std::filesystem::is_directory(out))
     throw InputError(fmt::format("{}: --resume: no such output directory", out));
-  const Checkpoint c = read_checkpoint(checkpoint_path(out));
-  return c.scene_file.empty() ? default_scene() : read_scene(c.scene_file);
+  return read_checkpoint(checkpoint_path(out)).scene_file;
 }
 
 // --end as a number of steps of dt.
@@ -57,17 +56,25 @@ RunOptions run_options(const std::string& out, bool resume, std::optional<int> s
   return options;
 }
 
-// An MPM scene's run: no model, no checkpoints; the same output layout.
+// An MPM scene's run: no model; the same output layout and checkpoints.
 int run_mpm_command(const MpmScene& scene, const std::string& out, bool resume, std::optional<int> steps,
                     std::optional<double> end, bool quiet) {
   // run_mpm makes the output folder once the particles are built (bad input writes nothing).
+  install_interrupt_handler();
   const RunReport report = run_mpm(scene, run_options(out, resume, steps, end, quiet, scene.dt));
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();
-  if (report.status == RunStatus::Ok) {
-    if (!quiet)
-      fmt::print("softsim: {} MPM steps in {:.2f} s; particle frames in {}/frames (open simulation.pvd in ParaView)\n",
-                 report.steps_done, report.wall_seconds, where);
-    return 0;
+  switch (report.status) {
+    case RunStatus::Ok:
+      if (!quiet)
+        fmt::print("softsim: {} MPM steps in {:.2f} s; particle frames in {}/frames (open simulation.pvd in "
+                   "ParaView)\n",
+                   report.steps_done, report.wall_seconds, where);
+      return 0;
+    case RunStatus::Interrupted:
+      fmt::print(stderr, "softsim: {}; outputs of finished steps are in {}\n", report.message, where);
+      return 130;
+    case RunStatus::Failed:
+      break;
   }
   fmt::print(stderr, "error: {}; outputs of finished steps are in {}\n", report.message, where);
   return 1;
@@ -79,11 +86,15 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
                 std::optional<double> end, int threads, bool quiet) {
   std::unique_ptr<tbb::global_control> limit;
   if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
-  if (!scene_path.empty()) {
-    const nlohmann::json json = read_scene_json(scene_path);
-    if (is_mpm_scene(json)) return run_mpm_command(parse_mpm_scene(json, scene_path), out, resume, steps, end, quiet);
+  const std::string file = scene_file_of_run(scene_path, out, resume);
+  Scene scene;
+  if (file.empty()) {
+    scene = default_scene();
+  } else {
+    const nlohmann::json json = read_scene_json(file);
+    if (is_mpm_scene(json)) return run_mpm_command(parse_mpm_scene(json, file), out, resume, steps, end, quiet);
+    scene = parse_scene(json, file);
   }
-  Scene scene = scene_of_run(scene_path, out, resume);
   Model model = build_model(scene);  // all input errors surface before any output is written
   for (const std::string& warning : describe_build(model).warnings) fmt::print(stderr, "warning: {}\n", warning);
   const RunOptions options = run_options(out, resume, steps, end, quiet, scene.dt);

@@ -1,7 +1,9 @@
 // Running an MPM scene (sim/mpm_run.hpp): the frames (VTU point clouds with velocity, plastic
 // strain and J) every output.every steps and at the end, listed in simulation.pvd; one stats.csv
 // row per step whose momentum is the solver's; summary.json; a particle leaving the grid ends the
-// run as failed, with its message, and what was written before stays.
+// run as failed, with its message, and what was written before stays; a run continued from its
+// checkpoint ends bit for bit where the run without a stop does, and a checkpoint of another
+// scene is refused.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 
 #include "softsim/core/errors.hpp"
 #include "softsim/io/vtu.hpp"
+#include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/mpm_run.hpp"
 #include "support/temp_dir.hpp"
 
@@ -94,9 +97,66 @@ TEST(MpmRun, AParticleLeavingTheGridFailsTheRunWithItsMessage) {
   EXPECT_EQ(summary["status"], "failed");
   EXPECT_NE(summary["message"].get<std::string>().find("particle"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "frames" / "particles_00000.vtu"));
-  // And --resume is refused before anything runs.
+  // A failed run leaves no checkpoint: --resume is refused before anything runs.
   options.resume = true;
   EXPECT_THROW(run_mpm(parse_mpm_scene(j, "block.json"), options), InputError);
+}
+
+TEST(MpmRun, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
+  test::TempDir straight("mpm_straight"), broken("mpm_broken");
+  nlohmann::json j = falling_block();
+  j["mpm"]["transfer"] = "flip";  // the particles' own velocities carry over: a lost one would show
+  j["mpm"]["materials"][0]["plasticity"] = "snow";  // and so does the plastic state
+  const MpmScene scene = parse_mpm_scene(j, "block.json");
+  RunOptions options;
+  options.quiet = true;
+  options.out_dir = straight.path();
+  ASSERT_EQ(run_mpm(scene, options).status, RunStatus::Ok);
+  options.out_dir = broken.path();
+  options.steps = 7;
+  ASSERT_EQ(run_mpm(scene, options).status, RunStatus::Ok);  // a checkpoint at its end, step 7
+  options.steps = 12;
+  options.resume = true;
+  const RunReport resumed = run_mpm(scene, options);
+  ASSERT_EQ(resumed.status, RunStatus::Ok) << resumed.message;
+  EXPECT_EQ(resumed.steps_done, 12);
+  const Checkpoint a = read_checkpoint(checkpoint_path(straight.path()));
+  const Checkpoint b = read_checkpoint(checkpoint_path(broken.path()));
+  EXPECT_EQ(a.step, 12);
+  EXPECT_EQ(b.step, 12);
+  EXPECT_TRUE(a.stepper_bytes == b.stepper_bytes) << "the particles differ after the resume";
+  EXPECT_EQ(a.state.t, b.state.t);
+  // The same rows in stats.csv (the first nine columns: all but the timings) and last frame.
+  const auto rows_a = lines(straight.path() / "stats.csv"), rows_b = lines(broken.path() / "stats.csv");
+  ASSERT_EQ(rows_a.size(), rows_b.size());
+  auto physics = [](const std::string& row) {
+    std::size_t at = 0;
+    for (int comma = 0; comma < 9 && at != std::string::npos; ++comma) at = row.find(',', at + 1);
+    return row.substr(0, at);
+  };
+  for (std::size_t r = 0; r < rows_a.size(); ++r) EXPECT_EQ(physics(rows_a[r]), physics(rows_b[r])) << "row " << r;
+  const std::filesystem::path last = std::filesystem::path("frames") / "particles_00012.vtu";
+  EXPECT_EQ(lines(straight.path() / last), lines(broken.path() / last));
+  int listed = 0;  // 0, 5 and 7 (the first run's end), then 10 and 12
+  for (const std::string& line : lines(broken.path() / "frames" / "simulation.pvd"))
+    listed += line.find("\"particles_") != std::string::npos;
+  EXPECT_EQ(listed, 5);
+
+  // Another scene (here another material) refuses the checkpoint and leaves the outputs alone.
+  nlohmann::json other = j;
+  other["mpm"]["materials"][0]["E"] = 2e4;
+  options.steps = 20;
+  try {
+    run_mpm(parse_mpm_scene(other, "block.json"), options);
+    FAIL() << "a checkpoint of another scene was resumed";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("another scene"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(lines(broken.path() / "stats.csv").size(), 13u);
+  // Only the run's length may change: a longer continuation of the same scene goes on.
+  options.steps = 15;
+  EXPECT_EQ(run_mpm(scene, options).steps_done, 15);
+  EXPECT_EQ(lines(broken.path() / "stats.csv").size(), 16u);
 }
 
 }  // namespace

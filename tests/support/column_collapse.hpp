@@ -1,6 +1,7 @@
 #pragma once
 // A 2D granular column collapse with MPM (Drucker-Prager sand, mpm/mpm_solver.hpp): a column
-// of sand at the left wall of a sticky-walled box, released and measured after it settles. For
+// of sand against the smooth (slip) left wall of a box with a rough (sticky) floor, released and
+// measured after it settles. For
 // tests/mpm/mpm_solver_column_collapse_test.cpp and bench/bench_mpm_collapse.cpp.
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,7 @@ inline Deposit collapse(const ColumnCollapse& c) {
              static_cast<int>(std::ceil(1.5 * c.height / c.dx)) + 2 * wall};
   o.gravity = {0.0, -9.81};
   o.wall_nodes = wall;
-  o.walls = MpmBoundary::sticky;
+  o.walls = MpmBoundary::slip;  // smooth walls: sand slides down the left one, not glued to it
   o.transfer = MpmTransfer::apic;
   o.damping = c.damping;
   MpmMaterial sand;  // the book's sand, with a sand-like density
@@ -57,6 +58,11 @@ inline Deposit collapse(const ColumnCollapse& c) {
   sand.friction_angle = c.friction_angle;
   o.materials = {sand};
   const double floor = (wall - 1) * c.dx;  // the innermost layer of wall nodes (left wall and floor)
+  MpmCollider<2> rough_floor;  // a sticky plane on the floor's wall nodes: the base does not slide
+  rough_floor.point = {0.0, floor};
+  rough_floor.normal = {0.0, 1.0};
+  rough_floor.boundary = MpmBoundary::sticky;
+  o.colliders = {rough_floor};
   const VecD<2> lo(floor, floor), hi(floor + c.width, floor + c.height);
   const std::vector<VecD<2>> x = sample_box_regular<2>(lo, hi, c.dx, 4.0);
   MpmParticles<2> p;

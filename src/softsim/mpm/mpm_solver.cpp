@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "softsim/core/binary_archive.hpp"
 #include "softsim/core/parallel.hpp"
 
 namespace softsim {
@@ -420,6 +421,82 @@ double MpmSolver<D>::kinetic_energy() const {
   for (std::size_t p = 0; p < particles_.size(); ++p)
     total += 0.5 * particles_.mass[p] * (particles_.v[p].squaredNorm() + s * particles_.C[p].squaredNorm());
   return total;
+}
+
+namespace {
+
+// Fixed-size vectors and matrices of every particle, as one flat array of doubles.
+template <typename Fixed>
+void save_fixed(ArchiveWriter& out, const std::vector<Fixed>& values) {
+  std::vector<double> flat;
+  flat.reserve(values.size() * Fixed::SizeAtCompileTime);
+  for (const Fixed& v : values) flat.insert(flat.end(), v.data(), v.data() + Fixed::SizeAtCompileTime);
+  out.reals(flat);
+}
+
+template <typename Fixed>
+void load_fixed(ArchiveReader& in, std::vector<Fixed>& values, const char* what) {
+  const std::vector<double> flat = in.reals();
+  if (flat.size() != values.size() * Fixed::SizeAtCompileTime)
+    throw ArchiveError(fmt::format("{}: {} numbers where {} particles need {}", what, flat.size(), values.size(),
+                                   values.size() * Fixed::SizeAtCompileTime));
+  for (std::size_t p = 0; p < values.size(); ++p)
+    std::copy_n(flat.data() + p * Fixed::SizeAtCompileTime, Fixed::SizeAtCompileTime, values[p].data());
+}
+
+}  // namespace
+
+template <int D>
+void MpmSolver<D>::save(ArchiveWriter& out) const {
+  out.tag("mpm");
+  out.integer(D);
+  out.integer(static_cast<std::int64_t>(particles_.size()));
+  out.real(time_);
+  save_fixed(out, particles_.x);
+  save_fixed(out, particles_.v);
+  save_fixed(out, particles_.F);
+  save_fixed(out, particles_.C);
+  out.reals(particles_.mass);
+  out.reals(particles_.volume);
+  out.reals(particles_.log_volume_correction);
+  out.reals(particles_.plastic_strain);
+  std::vector<double> material(particles_.material.begin(), particles_.material.end());
+  out.reals(material);
+}
+
+template <int D>
+void MpmSolver<D>::load(ArchiveReader& in) {
+  in.expect("mpm");
+  const std::int64_t dim = in.integer();
+  if (dim != D) throw ArchiveError(fmt::format("a {}D MPM state, this solver is {}D", dim, D));
+  const std::int64_t count = in.integer();
+  if (count != static_cast<std::int64_t>(particles_.size()))
+    throw ArchiveError(fmt::format("{} particles, this scene makes {}", count, particles_.size()));
+  MpmParticles<D> loaded = particles_;  // filled in full before the solver's state is replaced
+  const double time = in.real();
+  load_fixed(in, loaded.x, "positions");
+  load_fixed(in, loaded.v, "velocities");
+  load_fixed(in, loaded.F, "deformation gradients");
+  load_fixed(in, loaded.C, "affine velocities");
+  const auto load_reals = [&](std::vector<double>& values, const char* what) {
+    std::vector<double> read = in.reals();
+    if (read.size() != values.size())
+      throw ArchiveError(fmt::format("{}: {} values for {} particles", what, read.size(), values.size()));
+    values = std::move(read);
+  };
+  load_reals(loaded.mass, "masses");
+  load_reals(loaded.volume, "volumes");
+  load_reals(loaded.log_volume_correction, "plastic volume changes");
+  load_reals(loaded.plastic_strain, "plastic strains");
+  std::vector<double> material(particles_.size());
+  load_reals(material, "materials");
+  for (std::size_t p = 0; p < material.size(); ++p) {
+    if (material[p] != loaded.material[p])
+      throw ArchiveError(fmt::format("particle {} has material {}, this scene gives it {}", p, material[p],
+                                     loaded.material[p]));
+  }
+  particles_ = std::move(loaded);
+  time_ = time;
 }
 
 template struct MpmCollider<2>;

@@ -19,6 +19,9 @@
 
 namespace softsim {
 
+class ArchiveWriter;
+class ArchiveReader;
+
 enum class MpmTransfer { pic, flip, apic };
 
 // Boundary conditions on grid velocities (Li & Jiang 2025, ch. 28), n the normal pointing out
@@ -92,6 +95,12 @@ class MpmSolver {
   MpmParticles<D>& particles() { return particles_; }
   const MpmOptions<D>& options() const { return options_; }
   const MpmStepTiming& timing() const { return timing_; }  // of the last step
+
+  // The time and every particle's state, bit for bit, for checkpoints. load() reads what save()
+  // wrote for the same particles (the same count and materials) and throws ArchiveError
+  // (core/binary_archive.hpp) on anything else, leaving the solver as it was.
+  void save(ArchiveWriter& out) const;
+  void load(ArchiveReader& in);
 
   // Totals over the particles, the APIC affine motion included (Jiang et al. 2015, §5.3: each
   // particle's mass spread with inertia D = s I adds m s (C_ji - C_ij) to the angular momentum

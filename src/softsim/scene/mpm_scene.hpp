@@ -3,6 +3,7 @@
 // "bodies". Its continua are particles sampled in boxes, spheres or mesh volumes, stepped on a background grid by
 // MpmSolver (mpm/mpm_solver.hpp); it shares the scene file's dim, gravity, time and output.every.
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -23,6 +24,8 @@ struct MpmScene {
   double dt = 1e-4;
   int steps = 100;
   int output_every = 1;
+  int checkpoint_every = 0;  // output.checkpoint_every: steps between checkpoints (0: at the end only)
+  std::uint64_t fingerprint = 0;  // of the scene's JSON (scene_fingerprint): what a checkpoint must match
   Vec3 gravity = Vec3(0, -9.81, 0);
 
   Vec3 origin = Vec3::Zero();

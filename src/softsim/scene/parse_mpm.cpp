@@ -118,6 +118,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   MpmScene scene;
   scene.file = file;
   if (!json.is_object()) throw InputError(scene.source() + ": expected a JSON object at the top level");
+  scene.fingerprint = scene_fingerprint(json);
   JsonReader root(json, "", scene.source());
   root.string("description", "");
   scene.dim = root.integer("dim", 2, 2, 3);
@@ -130,6 +131,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (root.has("output")) {
     const JsonReader o = object_at(root, "output");
     scene.output_every = o.integer("every", scene.output_every, 1, 100000000);
+    scene.checkpoint_every = o.integer("checkpoint_every", scene.checkpoint_every, 0, 100000000);
     o.finish();
   }
   const JsonReader m = object_at(root, "mpm");

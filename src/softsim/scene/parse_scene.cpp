@@ -14,8 +14,6 @@
 
 namespace softsim {
 
-namespace {
-
 // What a continued run may change: its length and how often it checkpoints.
 std::uint64_t scene_fingerprint(nlohmann::json json) {
   if (auto t = json.find("time"); t != json.end() && t->is_object()) {
@@ -25,8 +23,6 @@ std::uint64_t scene_fingerprint(nlohmann::json json) {
   if (auto o = json.find("output"); o != json.end() && o->is_object()) o->erase("checkpoint_every");
   return fnv1a_64(json.dump());
 }
-
-}  // namespace
 
 void read_time(const JsonReader& t, double& dt, int& steps) {
   constexpr int kMaxSteps = 100000000;

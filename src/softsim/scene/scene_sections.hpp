@@ -1,6 +1,7 @@
 #pragma once
 // The scene's sections, each read from its JSON object by a parse_*.cpp and built into the model
 // by a build_*.cpp; parse_scene() and build_model() run them in order. Internal to scene/.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ void read_integrator(const JsonReader& i, Scene& scene);
 void read_solver(const JsonReader& s, Scene& scene);
 // output (parse_output.cpp); output.track names bodies and moving mesh obstacles.
 OutputSpec read_output(const JsonReader& o, const Scene& scene);
+// A hash of the scene's JSON without what a continued run may change (time.steps, time.end,
+// output.checkpoint_every): a checkpoint resumes only the scene that wrote it.
+std::uint64_t scene_fingerprint(nlohmann::json json);
 // time.dt and time.steps or time.end (as steps of dt), into dt and steps (kept when absent).
 void read_time(const JsonReader& t, double& dt, int& steps);
 // The rules that tie sections together, applied once everything is read (scene_rules.cpp).

@@ -92,6 +92,20 @@ std::uint64_t run_fingerprint(const Scene& scene, const Model& model, const Step
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) { return out_dir / "checkpoint.bin"; }
 
+void cut_table_to_checkpoint(const std::filesystem::path& file, std::uint64_t bytes) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec)
+    throw InputError(fmt::format("{}: missing or unreadable, where the checkpoint says it holds {} bytes; cannot resume",
+                                 file.string(), bytes));
+  if (size < bytes)
+    throw InputError(fmt::format("{}: {} bytes, shorter than the {} the checkpoint says it held; cannot resume",
+                                 file.string(), size, bytes));
+  std::filesystem::resize_file(file, bytes, ec);
+  if (ec) throw RunError(fmt::format("{}: cannot cut it back to the checkpoint ({})", file.string(), ec.message()));
+}
+
+
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   const std::string payload = payload_of(c);
   ArchiveWriter header;
@@ -136,24 +150,29 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   }
 }
 
-void restore_stepper(const std::filesystem::path& path, const Checkpoint& c, std::uint64_t fingerprint,
-                     Stepper& stepper) {
+void restore_run_state(const std::filesystem::path& path, const Checkpoint& c, std::uint64_t fingerprint,
+                       const std::string& stepper_name, const std::function<void(ArchiveReader&)>& load) {
   const std::string name = path.string();
-  if (c.stepper != stepper.name())
+  if (c.stepper != stepper_name)
     throw InputError(fmt::format("{}: the checkpoint was written by a run with integrator '{}', this scene steps with "
                                  "'{}'",
-                                 name, c.stepper, stepper.name()));
+                                 name, c.stepper, stepper_name));
   if (c.fingerprint != fingerprint)
     throw InputError(fmt::format("{}: the checkpoint was written by another scene (or the scene file or its meshes "
                                  "changed since; only time.steps, time.end and output.checkpoint_every may change)",
                                  name));
   try {
     ArchiveReader in(c.stepper_bytes);
-    stepper.load(in);
-    if (!in.at_end()) throw ArchiveError("unexpected data after the stepper's state");
+    load(in);
+    if (!in.at_end()) throw ArchiveError("unexpected data after the saved state");
   } catch (const ArchiveError& e) {
     throw InputError(fmt::format("{}: the checkpoint does not fit this run: {}", name, e.what()));
   }
+}
+
+void restore_stepper(const std::filesystem::path& path, const Checkpoint& c, std::uint64_t fingerprint,
+                     Stepper& stepper) {
+  restore_run_state(path, c, fingerprint, stepper.name(), [&](ArchiveReader& in) { stepper.load(in); });
 }
 
 }  // namespace softsim

@@ -10,9 +10,11 @@
 // with a message that says which.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "softsim/core/binary_archive.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/io/vtu.hpp"
 #include "softsim/model/state.hpp"
@@ -42,6 +44,10 @@ std::uint64_t run_fingerprint(const Scene& scene, const Model& model, const Step
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir);
 
+// Cuts a table of a resumed run (stats.csv, contact_forces.csv) back to its length at the
+// checkpoint; throws InputError when the file is missing or shorter than that.
+void cut_table_to_checkpoint(const std::filesystem::path& file, std::uint64_t bytes);
+
 // Writes c to `path` atomically, synced to disk. Throws RunError when it cannot.
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
 
@@ -49,8 +55,11 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
 // or not a checkpoint of this version.
 Checkpoint read_checkpoint(const std::filesystem::path& path);
 
-// Loads the stepper's part of c into `stepper`, refusing (InputError) a checkpoint of another
-// run: another fingerprint (scene or meshes changed) or another integrator.
+// Loads the stepper's part of c with `load`, refusing (InputError) a checkpoint of another run:
+// another fingerprint (scene or meshes changed) or another stepper (an MPM run's is "mpm").
+void restore_run_state(const std::filesystem::path& path, const Checkpoint& c, std::uint64_t fingerprint,
+                       const std::string& stepper_name, const std::function<void(ArchiveReader&)>& load);
+// restore_run_state for a FEM run's stepper.
 void restore_stepper(const std::filesystem::path& path, const Checkpoint& c, std::uint64_t fingerprint,
                      Stepper& stepper);
 

@@ -8,9 +8,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "softsim/core/binary_archive.hpp"
 #include "softsim/core/errors.hpp"
+#include "softsim/core/hash.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/io/vtu.hpp"
+#include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/csv_number.hpp"
 
 namespace softsim {
@@ -56,29 +59,75 @@ void write_summary(const std::filesystem::path& path, const MpmScene& scene, con
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 
+// The run's fingerprint: the scene's, with the particles it makes (a changed mesh file changes
+// them) and the method, so a FEM run's checkpoint is not taken for this one.
+template <int D>
+std::uint64_t run_fingerprint(const MpmScene& scene, const MpmParticles<D>& particles) {
+  std::uint64_t h = fnv1a_64("mpm", scene.fingerprint);
+  for (const VecD<D>& x : particles.x)
+    h = fnv1a_64(std::string_view(reinterpret_cast<const char*>(x.data()), sizeof(double) * D), h);
+  return h;
+}
+
 template <int D>
 RunReport run(const MpmScene& scene, const RunOptions& options) {
   MpmSolver<D> solver = build_mpm_solver<D>(scene);  // input errors before any output
-  const int steps = options.steps.value_or(scene.steps);
+  const std::uint64_t fingerprint = run_fingerprint<D>(scene, solver.particles());
+  clear_interrupt_request();  // a Ctrl-C before this run is not meant for it
+  int steps = options.steps.value_or(scene.steps);
   const bool writes = !options.out_dir.empty();
   const std::filesystem::path frames = options.out_dir / "frames";
+  const std::filesystem::path stats_file = options.out_dir / "stats.csv";
+  const std::filesystem::path checkpoint_file = checkpoint_path(options.out_dir);
+  RunReport report;
+  std::vector<PvdEntry> entries;
+  int first_step = 1;
+  double earlier_wall_seconds = 0.0;  // of the run before it was resumed
+  if (options.resume) {
+    // Everything is checked before anything is written: a refused resume leaves the outputs as they were.
+    if (!writes) throw InputError("resume: no output folder given to resume from");
+    Checkpoint c = read_checkpoint(checkpoint_file);
+    restore_run_state(checkpoint_file, c, fingerprint, "mpm", [&](ArchiveReader& in) { solver.load(in); });
+    cut_table_to_checkpoint(stats_file, c.stats_bytes);
+    entries = std::move(c.frames);
+    first_step = c.step + 1;
+    if (!options.steps) steps = c.steps_requested;
+    report.steps_done = c.step;
+    earlier_wall_seconds = c.wall_seconds;
+  }
   const double cfl_dt = solver.stable_time_step(1.0);
   if (scene.dt > cfl_dt)
     fmt::print(stderr, "warning: {}: time.dt = {:g} s exceeds the CFL limit dx / (|v| + c) = {:g} s at the start\n",
                scene.source(), scene.dt, cfl_dt);
-  RunReport report;
-  std::vector<PvdEntry> entries;
   std::ofstream stats;
   auto frame = [&](int step) {
     const std::string name = fmt::format("particles_{:05d}.vtu", step);
     write_particles<D>(frames / name, solver.particles());
+    std::erase_if(entries, [&](const PvdEntry& e) { return e.file == name; });  // rewritten after a resume
     entries.push_back({solver.time(), name, 0});
     write_pvd(frames / "simulation.pvd", entries);  // where a FEM run's is
   };
+  const auto start = clock::now();
+  auto wall_seconds = [&] { return earlier_wall_seconds + std::chrono::duration<double>(clock::now() - start).count(); };
   auto summary = [&](const char* status) {
     write_summary(options.out_dir / "summary.json", scene, report, steps, solver.particles().size(), cfl_dt, status);
   };
-  const auto start = clock::now();
+  auto save_checkpoint = [&](int step) {
+    Checkpoint c;
+    c.fingerprint = fingerprint;
+    c.scene_file = scene.file.empty() ? std::string() : std::filesystem::absolute(scene.file).lexically_normal().string();
+    c.step = step;
+    c.steps_requested = steps;
+    c.state.t = solver.time();
+    c.wall_seconds = wall_seconds();
+    c.stats_bytes = std::filesystem::file_size(stats_file);
+    c.frames = entries;
+    c.stepper = "mpm";
+    ArchiveWriter out;
+    solver.save(out);
+    c.stepper_bytes = out.bytes();
+    write_checkpoint(checkpoint_file, c);
+  };
   auto last_summary = start;
   if (writes) {
     std::error_code ec;
@@ -86,17 +135,19 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
     if (ec || !std::filesystem::is_directory(frames))
       throw InputError(fmt::format("{}: cannot create the output folder ({})", options.out_dir.string(),
                                    ec ? ec.message() : "a file is in the way"));
-    // A FEM run's checkpoint left in this folder is not this run's: --resume must not find it.
-    std::filesystem::remove(options.out_dir / "checkpoint.bin", ec);
-    stats.open(options.out_dir / "stats.csv");
+    // A new run: a checkpoint left in this folder (by another run) must not be resumed later.
+    if (!options.resume) std::filesystem::remove(checkpoint_file, ec);
+    stats.open(stats_file, std::ios::out | (options.resume ? std::ios::app : std::ios::trunc));
     if (!stats) throw RunError(fmt::format("{}: cannot write stats.csv", options.out_dir.string()));
-    stats << "step,t,kinetic,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
-             "angular_momentum_z,wall_ms,p2g_ms,grid_ms,g2p_ms\n";
+    if (!options.resume)
+      stats << "step,t,kinetic,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
+               "angular_momentum_z,wall_ms,p2g_ms,grid_ms,g2p_ms\n";
+    stats.flush();
     summary("running");
-    frame(0);
+    if (!options.resume) frame(0);
   }
-  int last_tenth = 0;
-  for (int step = 1; step <= steps; ++step) {
+  int last_tenth = static_cast<int>(10.0 * (first_step - 1) / std::max(steps, 1));
+  for (int step = first_step; step <= steps; ++step) {
     const auto t0 = clock::now();
     try {
       solver.step(scene.dt);
@@ -106,6 +157,7 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
       break;
     }
     report.steps_done = step;
+    const bool stop = interrupt_requested();
     if (writes) {
       Vec3 P = Vec3::Zero();
       P.head<D>() = solver.linear_momentum();
@@ -118,8 +170,12 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
       stats << fmt::format(",{:.3f},{:.3f},{:.3f},{:.3f}\n", wall_ms, t.p2g_ms, t.grid_ms, t.g2p_ms);
       stats.flush();
       if (step % scene.output_every == 0 || step == steps) frame(step);
+      // Every checkpoint_every steps, at the end (so a finished run can be continued for
+      // longer with --resume --steps), and when interrupted.
+      if (stop || step == steps || (scene.checkpoint_every > 0 && step % scene.checkpoint_every == 0))
+        save_checkpoint(step);
       if (clock::now() - last_summary >= std::chrono::seconds(1)) {
-        report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+        report.wall_seconds = wall_seconds();
         summary("running");
         last_summary = clock::now();
       }
@@ -129,14 +185,22 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
       fmt::print("mpm: step {} of {} ({}%)\n", step, steps, 10 * tenth);
       last_tenth = tenth;
     }
+    if (stop && step < steps) {
+      report.status = RunStatus::Interrupted;
+      report.message = writes ? fmt::format("interrupted after step {} (continue with softsim run --resume {})", step,
+                                            options.out_dir.string())
+                              : fmt::format("interrupted after step {}", step);
+      break;
+    }
   }
+  clear_interrupt_request();
   // The last step's particles are checked too (a step checks them before it starts).
   if (report.status == RunStatus::Ok)
     if (const std::string problem = solver.first_problem(); !problem.empty()) {
       report.status = RunStatus::Failed;
       report.message = fmt::format("after step {}: {}", report.steps_done, problem);
     }
-  report.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  report.wall_seconds = wall_seconds();
   if (writes) summary(nullptr);
   return report;
 }
@@ -144,8 +208,6 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
 }  // namespace
 
 RunReport run_mpm(const MpmScene& scene, const RunOptions& options) {
-  if (options.resume)
-    throw InputError(fmt::format("{}: --resume: MPM runs keep no checkpoints; run the scene again", scene.source()));
   return scene.dim == 2 ? run<2>(scene, options) : run<3>(scene, options);
 }
 

@@ -59,20 +59,6 @@ void write_summary(const std::filesystem::path& path, const Scene& scene, const 
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 
-// Cuts a table of a resumed run back to its length at the checkpoint.
-void cut_table(const std::filesystem::path& file, std::uint64_t bytes) {
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  if (ec)
-    throw InputError(fmt::format("{}: missing or unreadable, where the checkpoint says it holds {} bytes; cannot resume",
-                                 file.string(), bytes));
-  if (size < bytes)
-    throw InputError(fmt::format("{}: {} bytes, shorter than the {} the checkpoint says it held; cannot resume",
-                                 file.string(), size, bytes));
-  std::filesystem::resize_file(file, bytes, ec);
-  if (ec) throw RunError(fmt::format("{}: cannot cut it back to the checkpoint ({})", file.string(), ec.message()));
-}
-
 }  // namespace
 
 const char* run_status_name(RunStatus status) {
@@ -85,6 +71,8 @@ const char* run_status_name(RunStatus status) {
 }
 
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
+bool interrupt_requested() { return g_interrupted; }
+void clear_interrupt_request() { g_interrupted = false; }
 
 struct Simulation::Impl {
   using clock = std::chrono::steady_clock;
@@ -159,8 +147,8 @@ void Simulation::Impl::open() {
     // Everything is checked before anything is written: a refused resume leaves the outputs as they were.
     Checkpoint c = read_checkpoint(checkpoint_file);
     restore_stepper(checkpoint_file, c, fingerprint, *stepper);
-    cut_table(stats_file, c.stats_bytes);
-    if (stepper->contact_forces()) cut_table(contact_forces_file, c.contact_forces_bytes);
+    cut_table_to_checkpoint(stats_file, c.stats_bytes);
+    if (stepper->contact_forces()) cut_table_to_checkpoint(contact_forces_file, c.contact_forces_bytes);
     state = std::move(c.state);
     next_step = c.step + 1;
     if (!options.steps) steps = c.steps_requested;

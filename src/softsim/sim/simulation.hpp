@@ -98,5 +98,8 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
 
 // Installs a SIGINT handler that asks the running simulation to stop after the current step.
 void install_interrupt_handler();
+// Whether Ctrl-C asked the run to stop (for runs that are not a Simulation: MPM), and forgetting it.
+bool interrupt_requested();
+void clear_interrupt_request();
 
 }  // namespace softsim

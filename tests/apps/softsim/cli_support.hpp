@@ -2,6 +2,7 @@
 // Helpers for the end-to-end tests of the softsim tool: run the built binary as a child
 // process (no link-time dependency on apps/), capture its streams and decode its exit status.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,8 +10,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/temp_dir.hpp"
@@ -82,6 +85,45 @@ inline pid_t start_tool(const std::vector<std::string>& args, const fs::path& lo
     ::_exit(127);
   }
   return pid;
+}
+
+// What interrupt_when saw of a child softsim.
+struct Interruption {
+  bool ended_early = false;  // it ended before it was ready to be interrupted
+  bool started = false;      // `ready` held within the start limit (SIGINT was sent then, else at the limit)
+  bool stopped = false;      // it exited within the stop limit (else it was killed with SIGKILL)
+  int status = 0;            // waitpid's status
+};
+
+// Waits until `ready()` holds for the running child `pid` (at most start_limit), sends it SIGINT
+// and waits for it to end (at most stop_limit, then SIGKILL).
+inline Interruption interrupt_when(pid_t pid, const std::function<bool()>& ready, std::chrono::seconds start_limit,
+                                   std::chrono::seconds stop_limit) {
+  Interruption r;
+  const auto deadline = std::chrono::steady_clock::now() + start_limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (ready()) {
+      r.started = true;
+      break;
+    }
+    if (::waitpid(pid, &r.status, WNOHANG) == pid) {
+      r.ended_early = true;
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGINT);
+  const auto stop_deadline = std::chrono::steady_clock::now() + stop_limit;
+  while (::waitpid(pid, &r.status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > stop_deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &r.status, 0);
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  r.stopped = true;
+  return r;
 }
 
 // Runs `softsim ARGS` (args are shell-quoted) with streams captured into files under `scratch`.

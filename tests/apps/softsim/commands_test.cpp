@@ -272,28 +272,13 @@ TEST(Run, SigintStopsAfterTheCurrentStepWithExit130) {
   ASSERT_GE(pid, 0);
   // Wait for the run to start (summary.json is written before the first step) and to finish
   // at least one step (a row in stats.csv), then interrupt it.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  bool started = false;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (fs::exists(out / "summary.json") && lines_of(read_text(out / "stats.csv")).size() >= 2) {
-      started = true;
-      break;
-    }
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) FAIL() << "softsim ended before it was interrupted:\n" << read_text(log);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ::kill(pid, SIGINT);
-  int status = 0;
-  const auto stop_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > stop_deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      FAIL() << "softsim did not stop within 10 s of SIGINT";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const Interruption stop = interrupt_when(
+      pid, [&] { return fs::exists(out / "summary.json") && lines_of(read_text(out / "stats.csv")).size() >= 2; },
+      std::chrono::seconds(20), std::chrono::seconds(10));
+  ASSERT_FALSE(stop.ended_early) << "softsim ended before it was interrupted:\n" << read_text(log);
+  ASSERT_TRUE(stop.stopped) << "softsim did not stop within 10 s of SIGINT";
+  const int status = stop.status;
+  const bool started = stop.started;
   ASSERT_TRUE(started) << "the run did not start within 20 s:\n" << read_text(log);
   ASSERT_TRUE(WIFEXITED(status)) << "softsim was killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 130) << read_text(log);

@@ -1,10 +1,15 @@
 // `softsim run` and `softsim check` on MPM scenes (docs/mpm.md): an example scene runs and writes
-// particle frames; bad MPM input is one line naming the file and key, exit code 2; --resume is
-// refused.
+// particle frames; bad MPM input is one line naming the file and key, exit code 2; Ctrl-C stops
+// a run with exit 130 after a checkpoint, which --resume continues (without naming the scene).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "apps/softsim/cli_support.hpp"
 #include "support/temp_dir.hpp"
@@ -30,10 +35,51 @@ TEST(MpmCommand, RunsTheCollidingBlocksAndWritesParticleFrames) {
   EXPECT_EQ(summary["status"], "ok");
   EXPECT_EQ(summary["particles"], 10368);
 
-  const Result resumed = run_tool({"run", scene.string(), "--resume", out.string()}, tmp.path());
+  // The finished run left a checkpoint at its end: --resume --steps runs it on.
+  const Result resumed =
+      run_tool({"run", scene.string(), "--resume", out.string(), "--steps", "65", "--quiet"}, tmp.path());
   ASSERT_TRUE(resumed.exited) << resumed;
-  EXPECT_EQ(resumed.code, 2) << resumed;
-  EXPECT_NE(resumed.err.find("checkpoints"), std::string::npos) << resumed;
+  ASSERT_EQ(resumed.code, 0) << resumed;
+  EXPECT_EQ(lines_of(read_text(out / "stats.csv")).size(), 66u);
+  EXPECT_EQ(nlohmann::json::parse(read_text(out / "summary.json"))["steps_done"], 65);
+}
+
+TEST(MpmCommand, CtrlCStopsAfterACheckpointAndResumeContinues) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("mpm_sigint");
+  const fs::path scene = tmp.path() / "long.json", out = tmp.path() / "out";
+  {
+    std::ofstream f(scene);
+    f << R"json({"dim": 2, "time": {"dt": 1e-4, "steps": 10000000},
+      "mpm": {"grid": {"cells": [64, 64], "spacing": 0.015625}, "materials": [{"E": 1e4}], "damping": 1,
+              "bodies": [{"box": {"min": [0.3, 0.3], "max": [0.7, 0.7]}}]}})json";
+  }
+  const std::string log = (tmp.path() / "stderr.txt").string();
+  const pid_t pid = start_tool({"run", scene.string(), "--out", out.string(), "--threads", "1", "--quiet"}, log);
+  ASSERT_GE(pid, 0);
+  const Interruption stop = interrupt_when(
+      pid, [&] { return fs::exists(out / "stats.csv") && lines_of(read_text(out / "stats.csv")).size() >= 3; },
+      std::chrono::seconds(30), std::chrono::seconds(20));
+  ASSERT_FALSE(stop.ended_early) << "softsim ended before it was interrupted:\n" << read_text(log);
+  ASSERT_TRUE(stop.stopped) << "softsim did not stop within 20 s of SIGINT";
+  const int status = stop.status;
+  ASSERT_TRUE(stop.started) << "the run did not start within 30 s:\n" << read_text(log);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_text(log);
+  EXPECT_NE(read_text(log).find("softsim run --resume"), std::string::npos) << read_text(log);
+  ASSERT_TRUE(fs::exists(out / "checkpoint.bin"));
+  const nlohmann::json summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  EXPECT_EQ(summary["status"], "interrupted");
+  const int done = summary["steps_done"].get<int>();
+  EXPECT_EQ(lines_of(read_text(out / "stats.csv")).size(), done + 1u);
+
+  // Continued without naming the scene: the checkpoint knows it.
+  const Result resumed =
+      run_tool({"run", "--resume", out.string(), "--steps", std::to_string(done + 3), "--quiet"}, tmp.path());
+  ASSERT_TRUE(resumed.exited) << resumed;
+  ASSERT_EQ(resumed.code, 0) << resumed;
+  EXPECT_EQ(lines_of(read_text(out / "stats.csv")).size(), done + 4u);
+  EXPECT_EQ(nlohmann::json::parse(read_text(out / "summary.json"))["status"], "ok");
 }
 
 TEST(MpmCommand, BadMpmInputIsOneLineAndExitTwo) {
