@@ -53,11 +53,18 @@ struct AxisWeights {
   std::array<double, 4> w{}, dw{};
 };
 
+// The first node along one axis that a particle at x (relative to the grid origin, metres)
+// touches: what bucketing particles by block needs, without the weights.
+inline int axis_base(MpmKernel k, double x, double dx) {
+  const double u = x / dx;
+  return k == MpmKernel::quadratic ? static_cast<int>(std::floor(u - 0.5)) : static_cast<int>(std::floor(u)) - 1;
+}
+
 // x: the particle's coordinate relative to the grid origin, in metres.
 inline AxisWeights axis_weights(MpmKernel k, double x, double dx) {
   const double u = x / dx;
   AxisWeights a;
-  a.base = k == MpmKernel::quadratic ? static_cast<int>(std::floor(u - 0.5)) : static_cast<int>(std::floor(u)) - 1;
+  a.base = axis_base(k, x, dx);
   for (int n = 0; n < kernel_support(k); ++n) {
     const double d = u - (a.base + n);
     a.w[n] = kernel_value(k, d);

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -188,9 +189,9 @@ std::string MpmSolver<D>::particle_problem(std::size_t p) const {
     inside = std::isfinite(u) && base >= 0.0 && base + support <= nodes_[a];
   }
   // The same with the stencil's own integer arithmetic, now that the conversion is safe.
-  if (inside) {
-    const Stencil<D> s = stencil_of<D>(options_.kernel, x, options_.origin, options_.dx);
-    for (int a = 0; a < D; ++a) inside = inside && s.axis[a].base >= 0 && s.axis[a].base + support <= nodes_[a];
+  for (int a = 0; a < D && inside; ++a) {
+    const int base = axis_base(options_.kernel, x[a] - options_.origin[a], options_.dx);
+    inside = base >= 0 && base + support <= nodes_[a];
   }
   if (inside) return "";
   return fmt::format("MPM: particle {} at ({}) is outside the grid's interior or not finite (t = {:g} s)", p,
@@ -219,10 +220,9 @@ void MpmSolver<D>::particles_to_grid(double dt) {
   // a block's particles keep their index order).
   std::vector<int> block_of(n);
   parallel_for(n, [&](std::size_t p) {
-    const Stencil<D> s = stencil_of<D>(options_.kernel, particles_.x[p], options_.origin, options_.dx);
     long id = 0, stride = 1;
     for (int a = 0; a < D; ++a) {
-      id += (s.axis[a].base / kBlock) * stride;
+      id += (axis_base(options_.kernel, particles_.x[p][a] - options_.origin[a], options_.dx) / kBlock) * stride;
       stride *= blocks_[a];
     }
     block_of[p] = static_cast<int>(id);
@@ -370,9 +370,16 @@ void MpmSolver<D>::step(double dt) {
 
 template <int D>
 std::string MpmSolver<D>::first_problem() const {
-  for (std::size_t p = 0; p < particles_.size(); ++p)
-    if (std::string problem = particle_problem(p); !problem.empty()) return problem;
-  return "";
+  // Checked in parallel (this runs before every step); the lowest failing index is reported,
+  // whatever the thread count.
+  std::atomic<std::size_t> first{particles_.size()};
+  parallel_for(particles_.size(), [&](std::size_t p) {
+    if (p >= first.load(std::memory_order_relaxed) || particle_problem(p).empty()) return;
+    std::size_t seen = first.load();
+    while (p < seen && !first.compare_exchange_weak(seen, p)) {
+    }
+  });
+  return first < particles_.size() ? particle_problem(first) : "";
 }
 
 template <int D>
