@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   fmt::print("Drucker-Prager sand, friction angle {} degrees (2D angle of repose {:.1f}); column 0.2 m wide, "
-             "dx = 1/128 m, 4 particles per cell, sticky walls\n\n",
+             "dx = 1/128 m, 4 particles per cell, smooth walls, rough floor\n\n",
              phi, softsim::test::repose_angle_2d(phi));
   fmt::print("| aspect ratio | collapse | run-out (L_f - L_0) / L_0 | slope (degrees) | top / initial height | "
              "particles | steps | wall s |\n|---|---|---|---|---|---|---|---|\n");

@@ -82,6 +82,22 @@ TEST(MpmCommand, CtrlCStopsAfterACheckpointAndResumeContinues) {
   EXPECT_EQ(nlohmann::json::parse(read_text(out / "summary.json"))["status"], "ok");
 }
 
+TEST(MpmCommand, EveryExampleMpmSceneChecksOk) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("mpm_examples");
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(SOFTSIM_SOURCE_DIR) / "scenes")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("mpm_", 0) != 0 || entry.path().extension() != ".json") continue;
+    const Result r = run_tool({"check", entry.path().string()}, tmp.path());
+    ASSERT_TRUE(r.exited) << r;
+    EXPECT_EQ(r.code, 0) << name << ": " << r;
+    EXPECT_NE(r.out.find("ok (MPM"), std::string::npos) << name << ": " << r;
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+}
+
 TEST(MpmCommand, BadMpmInputIsOneLineAndExitTwo) {
   SOFTSIM_REQUIRE_TOOL();
   TempDir tmp("mpm_bad");
