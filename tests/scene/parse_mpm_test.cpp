@@ -236,6 +236,15 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
       EXPECT_NE(m.find("l.obj"), std::string::npos) << m;
       EXPECT_NE(m.find("outside the grid's interior"), std::string::npos) << m;
     }
+    // A transform that overflows: refused by name, not sampled from NaN coordinates.
+    j["mpm"]["bodies"][0] = {{"mesh", "l.obj"}, {"transform", {{"scale", {1e308, 1e308}}, {"rotate", 45}}}};
+    try {
+      build_mpm_solver<2>(parse_mpm_scene(j, dir.path() / "sand.json"));
+      FAIL() << "a mesh with non-finite coordinates was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("not finite"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("mpm.bodies[0].mesh"), std::string::npos) << e.what();
+    }
     // A ring so thin that the only lattice point, at its centre, falls in its hole.
     write_square_ring(dir.path() / "ring.obj");
     j["mpm"]["bodies"][0] = {{"mesh", "ring.obj"}, {"transform", {{"scale", {0.001, 0.001}}, {"translate", {0.5, 0.5}}}}};

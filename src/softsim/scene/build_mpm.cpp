@@ -40,6 +40,8 @@ Mesh load_body_mesh(const MpmScene& scene, const MpmScene::Body& body) {
                                  to_string(mesh.cell_type())));
   validate_mesh(mesh, where);
   apply_transform(mesh, body.transform, scene.dim);
+  if (!mesh.vertices.allFinite())
+    throw InputError(fmt::format("{}: the transform makes vertex coordinates that are not finite", where));
   return mesh;
 }
 

@@ -104,7 +104,7 @@ std::string outside_grid(const MpmScene& scene, const Vec3& lo, const Vec3& hi) 
   for (int a = 0; a < scene.dim; ++a) {
     const double lo_ok = scene.origin[a] + inner_lo * scene.dx;
     const double hi_ok = scene.origin[a] + (scene.cells[a] - inner_lo) * scene.dx;
-    if (lo[a] < lo_ok || hi[a] >= hi_ok)
+    if (!(lo[a] >= lo_ok && hi[a] < hi_ok))  // written so that NaN is outside
       return fmt::format("axis {} spans [{:g}, {:g}] m, outside the grid's interior [{:g}, {:g}) m (the {} kernel "
                          "needs {:g} cell from each side)",
                          a, lo[a], hi[a], lo_ok, hi_ok, name_of(scene.kernel), inner_lo);

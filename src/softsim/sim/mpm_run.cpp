@@ -71,9 +71,9 @@ std::uint64_t run_fingerprint(const MpmScene& scene, const MpmParticles<D>& part
 
 template <int D>
 RunReport run(const MpmScene& scene, const RunOptions& options) {
+  clear_interrupt_request();  // a Ctrl-C before this run is not meant for it
   MpmSolver<D> solver = build_mpm_solver<D>(scene);  // input errors before any output
   const std::uint64_t fingerprint = run_fingerprint<D>(scene, solver.particles());
-  clear_interrupt_request();  // a Ctrl-C before this run is not meant for it
   int steps = options.steps.value_or(scene.steps);
   const bool writes = !options.out_dir.empty();
   const std::filesystem::path frames = options.out_dir / "frames";
@@ -94,6 +94,14 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
     if (!options.steps) steps = c.steps_requested;
     report.steps_done = c.step;
     earlier_wall_seconds = c.wall_seconds;
+  }
+  RunReport early;  // Ctrl-C while the particles were built: stop before writing anything
+  if (interrupt_requested()) {
+    clear_interrupt_request();
+    early.status = RunStatus::Interrupted;
+    early.steps_done = report.steps_done;
+    early.message = "interrupted before the first step (nothing was written)";
+    return early;
   }
   const double cfl_dt = solver.stable_time_step(1.0);
   if (scene.dt > cfl_dt)
@@ -170,9 +178,9 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
       stats << fmt::format(",{:.3f},{:.3f},{:.3f},{:.3f}\n", wall_ms, t.p2g_ms, t.grid_ms, t.g2p_ms);
       stats.flush();
       if (step % scene.output_every == 0 || step == steps) frame(step);
-      // Every checkpoint_every steps, at the end (so a finished run can be continued for
-      // longer with --resume --steps), and when interrupted.
-      if (stop || step == steps || (scene.checkpoint_every > 0 && step % scene.checkpoint_every == 0))
+      // As a FEM run: every checkpoint_every steps and at the end when asked for (so that a
+      // finished run can be continued with --resume --steps), and when interrupted.
+      if (stop || (scene.checkpoint_every > 0 && (step % scene.checkpoint_every == 0 || step == steps)))
         save_checkpoint(step);
       if (clock::now() - last_summary >= std::chrono::seconds(1)) {
         report.wall_seconds = wall_seconds();

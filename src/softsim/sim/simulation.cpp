@@ -165,6 +165,12 @@ void Simulation::Impl::open() {
   last.min_distance = HUGE_VAL;  // measured by the steps (their contact data)
   if (!writes) return;
   std::filesystem::create_directories(options.out_dir);
+  // A new run: a checkpoint left in this folder (an earlier run's, perhaps of another scene or
+  // method) must not be what a later --resume continues.
+  if (!options.resume) {
+    std::error_code ec;
+    std::filesystem::remove(checkpoint_file, ec);
+  }
   // A summary exists from the start and says "running", with the last finished step, until the
   // run ends (a killed run leaves it so): rewritten at most once a second of wall time.
   summary("running");

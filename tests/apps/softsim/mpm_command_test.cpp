@@ -35,13 +35,35 @@ TEST(MpmCommand, RunsTheCollidingBlocksAndWritesParticleFrames) {
   EXPECT_EQ(summary["status"], "ok");
   EXPECT_EQ(summary["particles"], 10368);
 
-  // The finished run left a checkpoint at its end: --resume --steps runs it on.
-  const Result resumed =
-      run_tool({"run", scene.string(), "--resume", out.string(), "--steps", "65", "--quiet"}, tmp.path());
+  // Without output.checkpoint_every a finished run keeps no checkpoint (as a FEM run): --resume
+  // says so.
+  const Result resumed = run_tool({"run", scene.string(), "--resume", out.string(), "--steps", "65"}, tmp.path());
   ASSERT_TRUE(resumed.exited) << resumed;
-  ASSERT_EQ(resumed.code, 0) << resumed;
-  EXPECT_EQ(lines_of(read_text(out / "stats.csv")).size(), 66u);
-  EXPECT_EQ(nlohmann::json::parse(read_text(out / "summary.json"))["steps_done"], 65);
+  EXPECT_EQ(resumed.code, 2) << resumed;
+  EXPECT_NE(resumed.err.find("no checkpoint"), std::string::npos) << resumed;
+}
+
+TEST(MpmCommand, ANewRunOfAnotherMethodDropsTheCheckpointItFinds) {
+  SOFTSIM_REQUIRE_TOOL();
+  TempDir tmp("mpm_then_fem");
+  const fs::path out = tmp.path() / "out", scene = tmp.path() / "mpm.json";
+  {
+    std::ofstream f(scene);
+    f << R"json({"dim": 2, "time": {"dt": 1e-4, "steps": 3}, "output": {"checkpoint_every": 3},
+      "mpm": {"grid": {"cells": [16, 16], "spacing": 0.0625}, "materials": [{}],
+              "bodies": [{"box": {"min": [0.3, 0.3], "max": [0.7, 0.7]}}]}})json";
+  }
+  ASSERT_EQ(run_tool({"run", scene.string(), "--out", out.string(), "--quiet"}, tmp.path()).code, 0);
+  ASSERT_TRUE(fs::exists(out / "checkpoint.bin"));
+  // A FEM run in the same folder: the MPM checkpoint is not its own, and --resume must not
+  // continue the MPM run over the FEM outputs.
+  const fs::path fem = data_dir() / "scenes" / "tiny_box.json";
+  const Result r = run_tool({"run", fem.string(), "--out", out.string(), "--steps", "2", "--quiet"}, tmp.path());
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_FALSE(fs::exists(out / "checkpoint.bin"));
+  const Result resumed = run_tool({"run", "--resume", out.string(), "--steps", "4"}, tmp.path());
+  EXPECT_EQ(resumed.code, 2) << resumed;
+  EXPECT_NE(resumed.err.find("no checkpoint"), std::string::npos) << resumed;
 }
 
 TEST(MpmCommand, CtrlCStopsAfterACheckpointAndResumeContinues) {
