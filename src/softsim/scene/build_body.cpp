@@ -111,8 +111,12 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
 
 }  // namespace
 
+std::filesystem::path scene_path(const std::filesystem::path& scene_file, const std::filesystem::path& file) {
+  return file.is_relative() && !scene_file.empty() ? scene_file.parent_path() / file : file;
+}
+
 std::filesystem::path scene_path(const Scene& scene, const std::filesystem::path& file) {
-  return file.is_relative() && !scene.file.empty() ? scene.file.parent_path() / file : file;
+  return scene_path(scene.file, file);
 }
 
 Mesh load_scene_mesh(const Scene& scene, const std::filesystem::path& file) {

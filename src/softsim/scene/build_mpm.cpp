@@ -20,8 +20,7 @@ namespace {
 // A mesh body's mesh as the scene places it: read, a closed 3D surface tetrahedralized (with
 // the default options), checked, transformed.
 Mesh load_body_mesh(const MpmScene& scene, const MpmScene::Body& body) {
-  const std::filesystem::path file =
-      body.mesh.is_relative() && !scene.file.empty() ? scene.file.parent_path() / body.mesh : body.mesh;
+  const std::filesystem::path file = scene_path(scene.file, body.mesh);
   const std::string where = fmt::format("{}: {}.mesh: {}", scene.source(), body.path, body.mesh.string());
   Mesh mesh;
   try {
@@ -63,7 +62,7 @@ std::vector<VecD<D>> sample_body(const MpmScene& scene, const MpmScene::Body& bo
     if (const std::string outside = outside_grid(scene, lo3, hi3); !outside.empty())
       throw InputError(fmt::format("{}: {}.mesh: {}: the mesh (after its transform) {}", scene.source(), body.path,
                                    body.mesh.string(), outside));
-    particles_so_far += body.particles_per_cell * (hi - lo).prod() / std::pow(scene.dx, D);
+    particles_so_far += estimated_particles(scene, body.particles_per_cell, lo3, hi3);
     if (particles_so_far > kMpmMaxParticles)
       throw InputError(fmt::format("{}: {}.particles_per_cell: the bodies so far make about {:.3g} particles, more "
                                    "than the limit of {:.3g}",
@@ -127,7 +126,7 @@ MpmSolver<D> build_mpm_solver(const MpmScene& scene) {
   double particles_so_far = 0.0;    // estimated, for the limit on mesh bodies
   for (const MpmScene::Body& body : scene.bodies)
     if (body.shape != MpmScene::Body::Shape::mesh)
-      particles_so_far += body.particles_per_cell * (body.hi - body.lo).head<D>().prod() / std::pow(scene.dx, D);
+      particles_so_far += estimated_particles(scene, body.particles_per_cell, body.lo, body.hi);
   for (const MpmScene::Body& body : scene.bodies) {
     double volume = 0.0;
     const std::vector<VecD<D>> x = sample_body<D>(scene, body, volume, particles_so_far);

@@ -3,6 +3,7 @@
 // "bodies". Its continua are particles sampled in boxes, spheres or mesh volumes, stepped on a background grid by
 // MpmSolver (mpm/mpm_solver.hpp); it shares the scene file's dim, gravity, time and output.every.
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -71,6 +72,12 @@ struct MpmScene {
 bool is_mpm_scene(const nlohmann::json& json);
 // Reads and validates one; throws InputError naming the file and the key.
 MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file);
+
+// About how many particles `per_cell` particles per grid cell make in the box [lo, hi]: what the
+// limit kMpmMaxParticles is checked against before sampling.
+inline double estimated_particles(const MpmScene& scene, double per_cell, const Vec3& lo, const Vec3& hi) {
+  return per_cell * (hi - lo).head(scene.dim).prod() / std::pow(scene.dx, scene.dim);
+}
 
 // Why the box [lo, hi] is not where particles may be (inside the grid, a kernel's reach from its
 // edges), or empty when it is. For the parser's and the builder's messages.

@@ -223,7 +223,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
     b.poisson = r.string("sampling", "regular", {"regular", "poisson"}) == "poisson";
     b.particles_per_cell = r.number("particles_per_cell", b.particles_per_cell, 0.1, 1000.0);
     if (b.shape != MpmScene::Body::Shape::mesh)  // a mesh body's count is checked when it is read
-      particles += b.particles_per_cell * (b.hi - b.lo).head(dim).prod() / std::pow(scene.dx, dim);
+      particles += estimated_particles(scene, b.particles_per_cell, b.lo, b.hi);
     if (particles > kMpmMaxParticles)
       r.fail("particles_per_cell", fmt::format("the bodies so far make about {:.3g} particles, more than the limit of "
                                                "{:.3g}", particles, kMpmMaxParticles));

@@ -40,6 +40,7 @@ void apply_scene_rules(Scene& scene);
 
 // Building (build_*.cpp) ---------------------------------------------------------------------------
 // A file named in the scene: a relative path is relative to the scene file.
+std::filesystem::path scene_path(const std::filesystem::path& scene_file, const std::filesystem::path& file);
 std::filesystem::path scene_path(const Scene& scene, const std::filesystem::path& file);
 Mesh load_scene_mesh(const Scene& scene, const std::filesystem::path& file);
 void apply_transform(Mesh& mesh, const TransformSpec& t, int dim);

@@ -92,6 +92,10 @@ std::uint64_t run_fingerprint(const Scene& scene, const Model& model, const Step
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) { return out_dir / "checkpoint.bin"; }
 
+std::string checkpoint_scene_file(const std::filesystem::path& scene_file) {
+  return scene_file.empty() ? std::string() : std::filesystem::absolute(scene_file).lexically_normal().string();
+}
+
 void cut_table_to_checkpoint(const std::filesystem::path& file, std::uint64_t bytes) {
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(file, ec);
@@ -104,7 +108,6 @@ void cut_table_to_checkpoint(const std::filesystem::path& file, std::uint64_t by
   std::filesystem::resize_file(file, bytes, ec);
   if (ec) throw RunError(fmt::format("{}: cannot cut it back to the checkpoint ({})", file.string(), ec.message()));
 }
-
 
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   const std::string payload = payload_of(c);

@@ -44,6 +44,9 @@ std::uint64_t run_fingerprint(const Scene& scene, const Model& model, const Step
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir);
 
+// Checkpoint::scene_file for a run of `scene_file`: absolute and normalised (empty stays empty).
+std::string checkpoint_scene_file(const std::filesystem::path& scene_file);
+
 // Cuts a table of a resumed run (stats.csv, contact_forces.csv) back to its length at the
 // checkpoint; throws InputError when the file is missing or shorter than that.
 void cut_table_to_checkpoint(const std::filesystem::path& file, std::uint64_t bytes);

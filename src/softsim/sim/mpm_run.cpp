@@ -95,13 +95,11 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
     report.steps_done = c.step;
     earlier_wall_seconds = c.wall_seconds;
   }
-  RunReport early;  // Ctrl-C while the particles were built: stop before writing anything
-  if (interrupt_requested()) {
+  if (interrupt_requested()) {  // Ctrl-C while the particles were built: stop before writing anything
     clear_interrupt_request();
-    early.status = RunStatus::Interrupted;
-    early.steps_done = report.steps_done;
-    early.message = "interrupted before the first step (nothing was written)";
-    return early;
+    report.status = RunStatus::Interrupted;
+    report.message = "interrupted before the first step (nothing was written)";
+    return report;
   }
   const double cfl_dt = solver.stable_time_step(1.0);
   if (scene.dt > cfl_dt)
@@ -123,7 +121,7 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
   auto save_checkpoint = [&](int step) {
     Checkpoint c;
     c.fingerprint = fingerprint;
-    c.scene_file = scene.file.empty() ? std::string() : std::filesystem::absolute(scene.file).lexically_normal().string();
+    c.scene_file = checkpoint_scene_file(scene.file);
     c.step = step;
     c.steps_requested = steps;
     c.state.t = solver.time();
@@ -195,9 +193,7 @@ RunReport run(const MpmScene& scene, const RunOptions& options) {
     }
     if (stop && step < steps) {
       report.status = RunStatus::Interrupted;
-      report.message = writes ? fmt::format("interrupted after step {} (continue with softsim run --resume {})", step,
-                                            options.out_dir.string())
-                              : fmt::format("interrupted after step {}", step);
+      report.message = interruption_message(step, options.out_dir);
       break;
     }
   }

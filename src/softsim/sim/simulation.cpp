@@ -72,6 +72,11 @@ const char* run_status_name(RunStatus status) {
 
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 bool interrupt_requested() { return g_interrupted; }
+std::string interruption_message(int step, const std::filesystem::path& out_dir) {
+  return out_dir.empty() ? fmt::format("interrupted after step {}", step)
+                         : fmt::format("interrupted after step {} (continue with softsim run --resume {})", step,
+                                       out_dir.string());
+}
 void clear_interrupt_request() { g_interrupted = false; }
 
 struct Simulation::Impl {
@@ -127,9 +132,7 @@ struct Simulation::Impl {
   void save_checkpoint(int step);
   void interrupted(int step) {
     report.status = RunStatus::Interrupted;
-    report.message = writes ? fmt::format("interrupted after step {} (continue with softsim run --resume {})", step,
-                                          options.out_dir.string())
-                            : fmt::format("interrupted after step {}", step);
+    report.message = interruption_message(step, writes ? options.out_dir : std::filesystem::path());
     ended = true;
   }
   void open();
@@ -200,7 +203,7 @@ void Simulation::Impl::save_checkpoint(int step) {
   if (!writes) return;
   Checkpoint c;
   c.fingerprint = fingerprint;
-  c.scene_file = scene.file.empty() ? std::string() : std::filesystem::absolute(scene.file).lexically_normal().string();
+  c.scene_file = checkpoint_scene_file(scene.file);
   c.step = step;
   c.steps_requested = steps;
   c.state = state;

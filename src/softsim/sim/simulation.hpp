@@ -98,6 +98,8 @@ RunReport run_simulation(const Scene& scene, const Model& model, const RunOption
 
 // Installs a SIGINT handler that asks the running simulation to stop after the current step.
 void install_interrupt_handler();
+// The report's message for a run interrupted after `step`; with an output folder, how to go on.
+std::string interruption_message(int step, const std::filesystem::path& out_dir);
 // Whether Ctrl-C asked the run to stop (for runs that are not a Simulation: MPM), and forgetting it.
 bool interrupt_requested();
 void clear_interrupt_request();
