@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <map>
 
+#include "softsim/core/gradient_jet.hpp"
 #include "softsim/core/jet.hpp"
 #include "softsim/core/psd_projection.hpp"
 
@@ -82,6 +83,20 @@ double HingeBending::dihedral_angle(const VecX& x, int h) const {
 void HingeBending::declare_stencils(HessianLayout& layout) {
   set_ = layout.add_stencils(hinges_);
   layout_ = &layout;
+}
+
+double HingeBending::hinge_energy(const VecX& x, int h, double* grad) const {
+  const double k = stiffness_ * weight_[h];
+  const double d = dihedral_angle(x, h) - rest_angle_[h];
+  if (grad) {
+    using G12 = GradientJet<12>;
+    G12 p[4][3];
+    for (int a = 0; a < 4; ++a)
+      for (int c = 0; c < 3; ++c) p[a][c] = G12::variable(x[hinges_(h, a) * 3 + c], a * 3 + c);
+    const G12 angle = hinge_angle(p);
+    for (int i = 0; i < 12; ++i) grad[i] = 2.0 * k * d * angle.g[i];
+  }
+  return k * d * d;
 }
 
 double HingeBending::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {

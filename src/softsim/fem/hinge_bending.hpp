@@ -17,6 +17,10 @@ class HingeBending : public Energy {
   int num_hinges() const { return static_cast<int>(hinges_.rows()); }
   // Signed dihedral angle of hinge h at positions x (0 when flat).
   double dihedral_angle(const VecX& x, int h) const;
+  // Hinge h's vertices (x0, x1 the edge, x2, x3 the wings), and its energy with, when grad is
+  // non-null, the gradient over them (12 doubles): for the position-based solvers (pbd/).
+  Eigen::Matrix<int, 1, 4> hinge(int h) const { return hinges_.row(h); }
+  double hinge_energy(const VecX& x, int h, double* grad) const;
 
  private:
   Eigen::Matrix<int, Eigen::Dynamic, 4> hinges_;  // x0, x1 (the edge), x2, x3 (the wings)

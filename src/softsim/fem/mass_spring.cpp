@@ -71,6 +71,20 @@ double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const Assembly
 }
 
 template <int D>
+double MassSpring<D>::element_energy(const VecX& x, int e, double* grad) const {
+  const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);
+  const double strain = d.squaredNorm() * inverse_rest_length_sq_[e] - 1.0;
+  if (grad) {
+    const VecD<D> g = 2.0 * stiffness_ * strain * d;
+    for (int k = 0; k < D; ++k) {
+      grad[k] = g[k];
+      grad[D + k] = -g[k];
+    }
+  }
+  return 0.5 * rest_length_sq_[e] * stiffness_ * strain * strain;
+}
+
+template <int D>
 std::unique_ptr<HessianOperator> MassSpring<D>::hessian_operator(const EvalContext&, const VecX& x) const {
   return std::make_unique<ForwardModeHessian<MassSpring<D>>>(*this, x);
 }

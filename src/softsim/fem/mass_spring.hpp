@@ -24,6 +24,10 @@ class MassSpring : public Energy {
   std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
   // Forward mode: out += weight * H(x) p, the spring gradient evaluated on dual numbers x + eps p.
   void gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const;
+  // One spring's energy and, when grad is non-null, its gradient over (x1, x2) (2 D doubles):
+  // for the position-based solvers (pbd/), which project one element at a time.
+  double element_energy(const VecX& x, int e, double* grad) const;
+  const MatXi& edges() const { return edges_; }
 
  private:
   MatXi edges_;

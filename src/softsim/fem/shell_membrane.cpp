@@ -87,6 +87,31 @@ double ShellMembrane::evaluate(const EvalContext&, const VecX& x, const Assembly
   });
 }
 
+double ShellMembrane::element_energy(const VecX& x, int t, double* grad) const {
+  const double weight = thickness_ * area_[t];
+  Eigen::Matrix<double, 3, 2> Ds;
+  for (int a = 0; a < 2; ++a) Ds.col(a) = x.segment<3>(triangles_(t, a + 1) * 3) - x.segment<3>(triangles_(t, 0) * 3);
+  const Eigen::Matrix<double, 3, 2> F = Ds * rest_inverse_[t];
+  const Mat2 C = F.transpose() * F;
+  if (model_ == "neo_hookean" && !(C.determinant() > 0)) return HUGE_VAL;
+  if (!grad) return weight * density(C(0, 0), C(0, 1), C(1, 1));
+  // dPsi/dC by forward mode over the three metric entries, then dC/dx by hand: cheaper than
+  // the 9-variable jets of evaluate(), which also carry a Hessian.
+  using J3 = Jet<3>;
+  const J3 psi = density(J3::variable(C(0, 0), 0), J3::variable(C(0, 1), 1), J3::variable(C(1, 1), 2));
+  // dPsi/dF = F (S + S^T) with S = [[dC00, dC01/2], [dC01/2, dC11]] (C symmetric, c01 counted once).
+  Mat2 S;
+  S << psi.g[0], 0.5 * psi.g[1], 0.5 * psi.g[1], psi.g[2];
+  const Eigen::Matrix<double, 3, 2> dF = 2.0 * weight * F * S;
+  const Eigen::Matrix<double, 3, 2> dDs = dF * rest_inverse_[t].transpose();
+  for (int k = 0; k < 3; ++k) {
+    grad[3 + k] = dDs(k, 0);
+    grad[6 + k] = dDs(k, 1);
+    grad[k] = -dDs(k, 0) - dDs(k, 1);
+  }
+  return weight * psi.v;
+}
+
 VecX ShellMembrane::element_energy_density(const EvalContext&, const VecX& x) const {
   VecX d(triangles_.rows());
   for (int t = 0; t < triangles_.rows(); ++t) {

@@ -22,6 +22,10 @@ class ShellMembrane : public Energy {
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   const std::vector<double>& rest_areas() const { return area_; }
+  // One triangle's energy and, when grad is non-null, its gradient over its 3 vertices (9
+  // doubles): for the position-based solvers (pbd/). +infinity where the model is undefined.
+  double element_energy(const VecX& x, int t, double* grad) const;
+  const MatXi& triangles() const { return triangles_; }
 
  private:
   template <class T>
