@@ -12,6 +12,10 @@ namespace softsim {
 std::vector<std::string> damping_method_names() {
   std::vector<std::string> names = names_of<IntegratorType>();
   names.erase(std::find(names.begin(), names.end(), name_of(IntegratorType::static_equilibrium)));
+  // Position-based steps have no amplification matrix of their own: converged, an XPBD substep is
+  // backward Euler's; unconverged, it depends on the sweeps and the mesh.
+  for (IntegratorType t : {IntegratorType::xpbd, IntegratorType::pbd})
+    names.erase(std::find(names.begin(), names.end(), name_of(t)));
   return names;
 }
 
@@ -100,7 +104,9 @@ MatX amplification_matrix(const DampingMethod& method, double z) {
     case T::modal: return exact_flow(z, 1.0);  // the linear flow, in closed form
     case T::newmark: return alpha_matrix(AlphaParameters::newmark(method.beta, method.gamma), z);
     case T::generalized_alpha: return alpha_matrix(AlphaParameters::chung_hulbert(method.rho_inf), z);
-    case T::static_equilibrium: break;
+    case T::static_equilibrium:
+    case T::xpbd:
+    case T::pbd: break;
   }
   throw std::invalid_argument(std::string("no damping analysis for '") + name_of(method.type) + "'");
 }

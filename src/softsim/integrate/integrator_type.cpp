@@ -16,4 +16,6 @@ bool is_exponential(IntegratorType type) {
          type == T::str_sbdf2ere;
 }
 
+bool is_position_based(IntegratorType type) { return type == IntegratorType::xpbd || type == IntegratorType::pbd; }
+
 }  // namespace softsim

@@ -7,6 +7,7 @@
 #include "softsim/integrate/dirk.hpp"
 #include "softsim/integrate/generalized_alpha.hpp"
 #include "softsim/integrate/modal_stepper.hpp"
+#include "softsim/pbd/xpbd_stepper.hpp"
 #include "softsim/integrate/explicit_euler.hpp"
 #include "softsim/integrate/exponential/exponential_stepper.hpp"
 #include "softsim/integrate/static_solve.hpp"
@@ -63,6 +64,8 @@ std::unique_ptr<Stepper> make_plain_stepper(const Model& model, const StepperOpt
     case T::sbdf2ere:
     case T::str_sbdf2ere: return std::make_unique<ExponentialStepper>(model, options);
     case T::modal: return std::make_unique<ModalStepper>(model);
+    case T::xpbd: return std::make_unique<XpbdStepper>(model, options.pbd, true);
+    case T::pbd: return std::make_unique<XpbdStepper>(model, options.pbd, false);
   }
   throw std::invalid_argument("unknown integrator");
 }

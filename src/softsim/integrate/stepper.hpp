@@ -10,6 +10,7 @@
 #include "softsim/model/state.hpp"
 #include "softsim/core/enum_names.hpp"
 #include "softsim/integrate/constraint/constraint_options.hpp"
+#include "softsim/pbd/pbd_options.hpp"
 #include "softsim/solve/newton_options.hpp"
 
 namespace softsim {
@@ -63,7 +64,9 @@ enum class IntegratorType {
   // for forces of a rotation-invariant potential.
   implicit_midpoint,
   // Reduced bodies' linear modal dynamics stepped in closed form (integrate/modal_stepper.hpp).
-  modal
+  modal,
+  // Position-based dynamics: XPBD (compliance from the material) and plain PBD (pbd/xpbd_stepper.hpp).
+  xpbd, pbd
 };
 template <>
 struct EnumNames<IntegratorType> {
@@ -73,7 +76,8 @@ struct EnumNames<IntegratorType> {
       {T::backward_euler, "backward_euler"}, {T::static_equilibrium, "static"}, {T::trapezoidal, "trapezoidal"},
       {T::bdf2, "bdf2"}, {T::tr_bdf2, "tr_bdf2"}, {T::sdirk2, "sdirk2"}, {T::implicit_midpoint, "implicit_midpoint"}, {T::newmark, "newmark"},
       {T::generalized_alpha, "generalized_alpha"}, {T::ere, "ere"}, {T::siere, "siere"}, {T::beere, "beere"},
-      {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}, {T::modal, "modal"}};
+      {T::bdf2ere, "bdf2ere"}, {T::sbdf2ere, "sbdf2ere"}, {T::str_sbdf2ere, "str_sbdf2ere"}, {T::modal, "modal"},
+      {T::xpbd, "xpbd"}, {T::pbd, "pbd"}};
 };
 
 // How an implicit stage is posed: minimise its incremental potential (Ascher et al. 2022,
@@ -145,11 +149,15 @@ struct StepperOptions {
   // integrate/constraint/constraint_stepper.hpp (type backward_euler, linearised whatever
   // semi_implicit says).
   ConstraintSolveOptions constraint;
+  // xpbd and pbd: substeps, sweeps, PBD stiffness, damping, positional friction (pbd/pbd_options.hpp).
+  PbdOptions pbd;
 };
 
 std::unique_ptr<Stepper> make_stepper(const Model& model, const StepperOptions& options);
 // ere, siere, beere, bdf2ere, sbdf2ere, str_sbdf2ere (integrate/exponential/).
 bool is_exponential(IntegratorType type);
+// xpbd and pbd (pbd/): positions projected onto constraints instead of a Newton solve.
+bool is_position_based(IntegratorType type);
 // One-step methods, whose failed steps can be retried as shorter ones (their state is (x, v, t)).
 bool is_one_step(IntegratorType type);
 

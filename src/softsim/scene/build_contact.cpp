@@ -134,6 +134,13 @@ void add_obstacle_barriers(Model& model, const Scene& scene) {
     if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
       throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", scene.source(), k,
                                    o.type == ObstacleType::plane ? "behind" : "inside", name_of(o.type)));
+    if (is_position_based(scene.integrator.type)) {
+      // XPBD and PBD project obstacle contact and friction themselves (pbd/obstacle_collisions.hpp):
+      // the term only carries the obstacle to them, with every weight 0 (no energy, no friction).
+      model.add_energy(std::make_unique<ObstacleBarrier>(dim, analytic_obstacle(o, dim),
+                                                         std::vector<double>(area.size(), 0.0), dhat, kappa, poses[k]));
+      continue;
+    }
     const ObstacleBarrier* obstacle = barrier.get();
     model.add_energy(std::move(barrier));
     FrictionOptions friction = friction_options(scene, model);

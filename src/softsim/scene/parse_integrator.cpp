@@ -18,6 +18,15 @@ void read_integrator(const JsonReader& i, Scene& scene) {
   e.krylov_tolerance = i.positive("krylov_tolerance", e.krylov_tolerance);
   e.krylov_max_dimension = i.integer("krylov_max_dimension", e.krylov_max_dimension, 2, 1000);
   e.history = i.choice("history", e.history);
+  PbdOptions& p = integ.pbd;
+  p.substeps = i.integer("substeps", p.substeps, 1, 100000);
+  p.iterations = i.integer("iterations", p.iterations, 1, 100000);
+  p.stiffness = i.number("pbd_stiffness", p.stiffness, 0.0, 1.0);
+  p.stiffness_correction = i.boolean("stiffness_correction", p.stiffness_correction);
+  p.damping = i.number("momentum_damping", p.damping, 0.0, 1.0);
+  p.drag = i.number("velocity_damping", p.drag, 0.0, 0.99);
+  p.collision_margin = i.number("collision_margin", p.collision_margin, 0.0, HUGE_VAL);
+  if (i.has("static_friction")) p.static_friction = i.number("static_friction", 0.0, 0.0, HUGE_VAL);
   i.finish();
 }
 

@@ -73,6 +73,28 @@ void check_modal_integrator(Scene& scene) {
 // Body and obstacle names name output files (frames/<body>_<frame>.vtu,
 // frames/obstacles/<obstacle>_<frame>.vtu) and are what contact.friction.pairs, output.track and
 // steering refer to: each is a non-empty file-name part, and no two are the same.
+// The position-based integrators (pbd/xpbd_stepper.hpp) project contact with analytic obstacles
+// themselves, with positional friction of contact.friction.mu; contact between and within bodies
+// and mesh obstacles are not projected yet (docs/pbd.md).
+void check_position_based_integrator(Scene& scene) {
+  const char* method = name_of(scene.integrator.type);
+  for (const ObstacleSpec& o : scene.obstacles)
+    if (!o.is_analytic())
+      throw InputError(fmt::format("{}: {}: integrator.type \"{}\" collides with planes, spheres and boxes only, not "
+                                   "mesh obstacles (yet)",
+                                   scene.source(), o.path, method));
+  if (scene.given.contact && scene.contact.enabled && scene.bodies.size() > 0)
+    throw InputError(fmt::format("{}: contact: integrator.type \"{}\" projects contact with obstacles only, not "
+                                 "between or within bodies (yet): set contact.enabled to false",
+                                 scene.source(), method));
+  if (!scene.contact.friction.pairs.empty())
+    throw InputError(fmt::format("{}: contact.friction.pairs: integrator.type \"{}\" applies one coefficient, "
+                                 "contact.friction.mu, to every obstacle",
+                                 scene.source(), method));
+  scene.contact.enabled = false;
+  scene.integrator.pbd.friction = scene.contact.friction.mu;
+}
+
 void check_names(const Scene& scene) {
   std::vector<std::pair<std::string, std::string>> named;  // name, JSON path
   for (const BodySpec& b : scene.bodies) named.emplace_back(b.name, b.path);
@@ -131,6 +153,7 @@ void apply_scene_rules(Scene& scene) {
   }
   check_subspace_bodies(scene);
   if (integ.type == IntegratorType::modal) check_modal_integrator(scene);
+  if (is_position_based(integ.type)) check_position_based_integrator(scene);
   // The exponential integrators step contact-free scenes (docs/integrators.md): a scene that asks
   // for contact is an error; one that says nothing about it gets no self-contact.
   if (is_exponential(integ.type)) {
