@@ -49,5 +49,35 @@ TEST(Names, UnsafeOrRepeatedNamesAreRefusedWithTheirKey) {
   SOFTSIM_EXPECT_INPUT_ERROR(parse_scene(scene("body0", "ground"), "s.json"), "bodies[1].name");
 }
 
+// The position-based integrators project obstacle contact themselves with contact.friction.mu;
+// what they do not project (contact between bodies, mesh obstacles, per-pair friction) is refused.
+TEST(PositionBased, TakesFrictionFromTheContactSectionAndRefusesWhatItCannotProject) {
+  nlohmann::json j = R"json({"integrator": {"type": "xpbd", "substeps": 5, "iterations": 3},
+                             "bodies": [{"name": "b", "generator": {"type": "box"}}],
+                             "obstacles": [{"name": "o", "type": "plane"}],
+                             "contact": {"enabled": false, "friction": {"mu": 0.4}}})json"_json;
+  const Scene scene = parse_scene(j, "s.json");
+  EXPECT_DOUBLE_EQ(scene.integrator.pbd.friction, 0.4);
+  EXPECT_EQ(scene.integrator.pbd.substeps, 5);
+  EXPECT_EQ(scene.integrator.pbd.iterations, 3);
+  auto refused = [](nlohmann::json bad, const std::string& words) {
+    try {
+      parse_scene(bad, "s.json");
+      ADD_FAILURE() << "accepted: " << bad.dump();
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  nlohmann::json between = j;
+  between["contact"].erase("enabled");
+  refused(between, "contact.enabled to false");
+  nlohmann::json pairs = j;
+  pairs["contact"]["friction"]["pairs"] = R"json([{"bodies": ["b", "o"], "mu": 0.1}])json"_json;
+  refused(pairs, "contact.friction.pairs");
+  nlohmann::json sweeps = j;
+  sweeps["integrator"]["iterations"] = 0;
+  refused(sweeps, "integrator.iterations");
+}
+
 }  // namespace
 }  // namespace softsim

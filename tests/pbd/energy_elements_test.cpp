@@ -1,0 +1,104 @@
+// The model's energy as per-element terms (pbd/energy_elements.hpp): each element's gradient
+// against central differences, and the elements summing to the model's elastic energy.
+#include "softsim/pbd/energy_elements.hpp"
+
+#include <gtest/gtest.h>
+
+#include "pbd_scenes.hpp"
+#include "softsim/core/errors.hpp"
+#include "softsim/model/model_data.hpp"
+#include "support/finite_difference.hpp"
+
+namespace softsim {
+namespace {
+
+// The elastic part of the model's potential: P(x) + x . f_ext (no obstacles in these scenes).
+double elastic_energy(const Model& model, const VecX& x) {
+  ModelData data(model);
+  Stage stage;
+  const EvalContext ctx{stage, data};
+  return model.potential(ctx, x, AssemblyOutputs{}) + x.dot(model.external_force());
+}
+
+void check_elements(const Model& model, double amplitude, int expected_min_elements) {
+  const EnergyElements elements(model);
+  ASSERT_GE(elements.size(), expected_min_elements);
+  const VecX x = model.rest_positions + test::random_perturbation(model.num_dofs(), amplitude, 7);
+  const int dim = model.dim();
+  double sum = 0.0;
+  std::vector<double> grad(static_cast<std::size_t>(elements.max_vertices() * dim));
+  for (int e = 0; e < elements.size(); ++e) {
+    const double E = elements.energy(x, e, grad.data());
+    ASSERT_TRUE(std::isfinite(E));
+    EXPECT_GE(E, 0.0);
+    sum += E;
+    const auto vs = elements.vertices(e);
+    for (std::size_t a = 0; a < vs.size(); ++a)
+      for (int c = 0; c < dim; ++c) {
+        const double h = 1e-6 * amplitude / 1e-3;
+        VecX xp = x, xm = x;
+        xp[vs[a] * dim + c] += h;
+        xm[vs[a] * dim + c] -= h;
+        const double fd = (elements.energy(xp, e, nullptr) - elements.energy(xm, e, nullptr)) / (2 * h);
+        const double g = grad[a * static_cast<std::size_t>(dim) + static_cast<std::size_t>(c)];
+        EXPECT_NEAR(g, fd, 1e-6 * std::max(1.0, std::abs(fd)) + 1e-7 * std::abs(E) / h)
+            << "element " << e << " vertex " << vs[a] << " component " << c;
+      }
+  }
+  EXPECT_NEAR(sum, elastic_energy(model, x), 1e-10 * std::max(1.0, sum));
+}
+
+TEST(EnergyElements, SimplexElementsMatchFiniteDifferencesAndSumToTheModelEnergy2d) {
+  test::PbdRun run(test::pbd_cantilever("xpbd"));
+  check_elements(run.model, 1e-3, 40);
+}
+
+TEST(EnergyElements, MembraneAndHingeElementsMatchFiniteDifferencesAndSumToTheModelEnergy) {
+  test::PbdRun run(test::pbd_hanging_cloth("xpbd", 4));
+  // 32 triangles and 40 interior edges.
+  check_elements(run.model, 1e-3, 72);
+}
+
+TEST(EnergyElements, TheEnclosedVolumeIsOneElementOverTheWholeSurface) {
+  const auto dir = std::filesystem::temp_directory_path() / "softsim_pbd_elements";
+  nlohmann::json j = test::pbd_balloon(dir);
+  j.erase("obstacles");
+  test::PbdRun run(j, (dir / "balloon.json").string());
+  const EnergyElements elements(run.model);
+  EXPECT_EQ(elements.max_vertices(), run.model.num_vertices());
+  check_elements(run.model, 2e-3, 320 + 480);
+}
+
+TEST(EnergyElements, SpringsAndTetrahedraMatchFiniteDifferences) {
+  nlohmann::json springs = {{"dim", 2},
+                            {"time", {{"dt", 0.01}, {"steps", 1}}},
+                            {"bodies",
+                             {{{"kind", "mass_spring"},
+                               {"generator", {{"type", "spring_grid"}, {"size", {1, 1}}, {"resolution", {3, 3}}}},
+                               {"material", {{"stiffness", 1e3}, {"density", 10}}}}}}};
+  test::PbdRun a(springs);
+  check_elements(a.model, 1e-3, 30);
+  nlohmann::json box = {{"dim", 3},
+                        {"time", {{"dt", 0.01}, {"steps", 1}}},
+                        {"contact", {{"enabled", false}}},
+                        {"bodies",
+                         {{{"generator", {{"type", "box"}, {"size", {0.2, 0.2, 0.2}}, {"resolution", {2, 2, 2}}}},
+                           {"material", {{"model", "neo_hookean"}, {"E", 1e5}, {"nu", 0.4}, {"density", 1000}}}}}}};
+  test::PbdRun b(box);
+  check_elements(b.model, 1e-3, 40);
+}
+
+TEST(EnergyElements, RefusesWhatItCannotProject) {
+  nlohmann::json j = test::pbd_cantilever("xpbd");
+  j["damping"] = {{"alpha", 0.1}};
+  try {
+    test::PbdRun run(j);
+    FAIL() << "Rayleigh damping accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("integrator.type \"xpbd\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Rayleigh"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace softsim
