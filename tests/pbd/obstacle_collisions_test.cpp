@@ -62,6 +62,17 @@ TEST(ObstacleCollisions, ASquareSticksWhenMuExceedsTheSlope) {
   EXPECT_LT(std::abs(mean_x(run.state.x) - settled), 1e-5);
 }
 
+// Each obstacle keeps its own contact memory: a vertex touching the ground gets no friction from
+// a sphere it is far from (it used to share one record per vertex).
+TEST(ObstacleCollisions, AnObstacleOutOfReachAddsNoFriction) {
+  nlohmann::json j = square_on_slope(0.3);
+  j["obstacles"].push_back({{"type", "sphere"}, {"center", {0, 5}}, {"radius", 0.5}});
+  test::PbdRun with_sphere(j), without(square_on_slope(0.3));
+  with_sphere.run(50);
+  without.run(50);
+  EXPECT_EQ((with_sphere.state.x.head(without.state.x.size()) - without.state.x).cwiseAbs().maxCoeff(), 0.0);
+}
+
 TEST(ObstacleCollisions, FrictionlessSlidingIsFreeAlongTheSlope) {
   test::PbdRun run(square_on_slope(0.0));
   run.run(100);

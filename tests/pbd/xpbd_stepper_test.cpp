@@ -153,6 +153,28 @@ TEST(XpbdStepper, ABalloonKeepsItsVolumeWhileSqueezed) {
   EXPECT_LT(worst, 0.01);
 }
 
+// A gas pressurised to 1.5 atm has its minimum at 1.5 V0: its element is W(V) - W(1.5 V0) >= 0,
+// so the balloon inflates until the membrane's tension balances the gas.
+TEST(XpbdStepper, APressurisedBalloonInflates) {
+  const auto dir = std::filesystem::temp_directory_path() / "softsim_pbd_gas";
+  nlohmann::json j = test::pbd_balloon(dir);
+  j.erase("obstacles");
+  j["gravity"] = {0, 0, 0};
+  j["bodies"][0]["volume_penalty"] = {{"model", "ideal_gas"}, {"pressure", 1.5}};
+  j["integrator"]["velocity_damping"] = 0.02;
+  PbdRun run(j, (dir / "balloon.json").string());
+  const VolumePenalty* volume = nullptr;
+  for (const auto& term : run.model.energies())
+    if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) volume = v;
+  ASSERT_NE(volume, nullptr);
+  const double V0 = volume->volume(run.model.rest_positions);
+  run.run(40);
+  const double ratio = volume->volume(run.state.x) / V0;
+  std::printf("balloon at 1.5 atm: V / V0 = %.4f\n", ratio);
+  EXPECT_GT(ratio, 1.01);
+  EXPECT_LT(ratio, 1.5);
+}
+
 TEST(XpbdStepper, ClothDrapesOverASphereWithoutEnteringIt) {
   nlohmann::json j = {{"dim", 3},
                       {"time", {{"dt", 0.01}, {"steps", 1}}},

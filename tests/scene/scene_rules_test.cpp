@@ -74,6 +74,9 @@ TEST(PositionBased, TakesFrictionFromTheContactSectionAndRefusesWhatItCannotProj
   nlohmann::json pairs = j;
   pairs["contact"]["friction"]["pairs"] = R"json([{"bodies": ["b", "o"], "mu": 0.1}])json"_json;
   refused(pairs, "contact.friction.pairs");
+  nlohmann::json penalty = j;
+  penalty["contact"]["type"] = "penalty";
+  refused(penalty, "contact.type");
   nlohmann::json sweeps = j;
   sweeps["integrator"]["iterations"] = 0;
   refused(sweeps, "integrator.iterations");

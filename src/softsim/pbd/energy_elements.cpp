@@ -53,14 +53,24 @@ struct HingeSource : EnergyElements::Source {
 };
 
 // The enclosed volume's W(V) as one element over every vertex of the closed surface: the global
-// volume constraint of Li & Jiang 2025, §33.3 with the compliance of the scene's volume law.
+// volume constraint of Li & Jiang 2025, §33.3 with the compliance of the scene's volume law. A
+// pressurised gas (Pr > P0) has its minimum at V* = V0 Pr / P0 with W(V*) < 0: the element is
+// W(V) - W(V*) >= 0 (the same force), so that it is at rest where the gas is, not at V0.
+double volume_law_minimum(const VolumeLaw& law) {
+  const double at = law.model == VolumeModel::IdealGas ? law.rest_volume * law.rest_pressure / law.ambient_pressure
+                                                       : law.rest_volume;
+  return law.energy(at);
+}
+
 struct VolumeSource : EnergyElements::Source {
   const VolumePenalty& term;
   std::vector<int> vertices;
-  VolumeSource(const VolumePenalty& t, std::vector<int> v) : term(t), vertices(std::move(v)) {}
+  double minimum;
+  VolumeSource(const VolumePenalty& t, std::vector<int> v)
+      : term(t), vertices(std::move(v)), minimum(volume_law_minimum(t.law())) {}
   double energy(const VecX& x, int, double* grad) const override {
     const double V = term.volume(x);
-    const double W = term.law().energy(V);
+    const double W = std::max(0.0, term.law().energy(V) - minimum);
     if (!std::isfinite(W)) return HUGE_VAL;
     if (grad) {
       const VecX g = term.law().derivative(V) * term.volume_gradient(x);
@@ -117,9 +127,11 @@ EnergyElements::EnergyElements(const Model& model) {
   for (const auto& force : model.forces())
     if (!dynamic_cast<const ImplicitFriction*>(force.get()))  // friction: projected with the obstacles
       throw std::invalid_argument("forces without a potential (" + force->name() +
-                                  ") are not projected by the position-based integrators; use pbd.damping");
+                                  ") are not projected by the position-based integrators; use integrator.momentum_damping or "
+                                  "integrator.velocity_damping");
   if (model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0)
-    throw std::invalid_argument("Rayleigh damping is not applied by the position-based integrators; use pbd.damping");
+    throw std::invalid_argument("Rayleigh damping is not applied by the position-based integrators; use integrator.momentum_damping "
+                                "or integrator.velocity_damping");
   if (model.boundary.has_slip())
     throw std::invalid_argument("slip conditions are not projected by the position-based integrators");
   if (model.constraint_contact)

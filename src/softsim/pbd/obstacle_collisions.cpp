@@ -36,7 +36,9 @@ int ObstacleCollisions::project_in(VecX& x, const VecX& x_prev, const std::vecto
       [&](const tbb::blocked_range<int>& r, int contacts) {
         for (int i = r.begin(); i != r.end(); ++i) {
           if (!(inverse_mass[static_cast<std::size_t>(i)] > 0.0)) continue;
-          for (const AnalyticObstacle& o : obstacles_) {
+          for (std::size_t k = 0; k < obstacles_.size(); ++k) {
+            const AnalyticObstacle& o = obstacles_[k];
+            const std::size_t pair = static_cast<std::size_t>(i) * obstacles_.size() + k;
             VecD<D> pose = VecD<D>::Zero(), pose_motion = VecD<D>::Zero();
             if (o.pose_vertex >= 0) {
               pose = x.segment<D>(o.pose_vertex * D);
@@ -48,7 +50,7 @@ int ObstacleCollisions::project_in(VecX& x, const VecX& x_prev, const std::vecto
             for (int k = 0; k < D; ++k) q[k] = Jet<D>::variable(rel[k], k);
             const Jet<D> d = analytic_signed_distance<Jet<D>, D>(o, q);
             const double depth = margin - d.v;
-            double& total = pushed[static_cast<std::size_t>(i)];
+            double& total = pushed[pair];
             if (!(depth > 0.0) && total == 0.0) continue;  // not in contact during this substep
             const VecD<D> normal = d.g.normalized();
             if (depth > 0.0) {
@@ -57,7 +59,7 @@ int ObstacleCollisions::project_in(VecX& x, const VecX& x_prev, const std::vecto
             }
             // Friction on the whole substep's displacement relative to the obstacle, as if no
             // friction had acted yet (what earlier sweeps removed is added back).
-            auto taken = removed.segment<D>(i * D);
+            auto taken = removed.segment<D>(static_cast<Eigen::Index>(pair) * D);
             const VecD<D> dp = p + taken - x_prev.segment<D>(i * D) - pose_motion;
             const VecD<D> tangential = dp - dp.dot(normal) * normal;
             const double slide = tangential.norm();

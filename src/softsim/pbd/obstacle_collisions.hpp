@@ -23,8 +23,9 @@ class ObstacleCollisions {
   // Projects every vertex with inverse mass > 0 out of every obstacle and applies friction
   // against x_prev (the substep's start); returns the number of vertices that were in contact.
   // Vertices are independent: parallel, deterministic.
-  // pushed (per vertex) and removed (per DOF) hold the substep's normal corrections and the
-  // tangential displacement friction took away so far: zero them at each substep's start.
+  // pushed (per vertex and obstacle, vertex-major: i * obstacles().size() + k) and removed (dim
+  // entries per such pair) hold the substep's normal corrections and the tangential displacement
+  // friction took away so far, each against its own obstacle: zero them at each substep's start.
   int project(VecX& x, const VecX& x_prev, const std::vector<double>& inverse_mass, double margin, double mu_static,
               double mu_kinetic, std::vector<double>& pushed, VecX& removed) const;
 

@@ -18,6 +18,12 @@ XpbdStepper::XpbdStepper(const Model& model, const PbdOptions& options, bool ext
   if (!(options.drag >= 0.0 && options.drag < 1.0)) throw std::invalid_argument("integrator.velocity_damping must be in [0, 1)");
   if (!(options.stiffness >= 0.0 && options.stiffness <= 1.0))
     throw std::invalid_argument("integrator.pbd_stiffness must be in [0, 1]");
+  if (!(options.damping >= 0.0 && options.damping <= 1.0))
+    throw std::invalid_argument("integrator.momentum_damping must be in [0, 1]");
+  if (!(options.collision_margin >= 0.0) || !std::isfinite(options.collision_margin))
+    throw std::invalid_argument("integrator.collision_margin must be finite and >= 0");
+  if (!(options.friction >= 0.0) || std::isnan(options.static_friction))
+    throw std::invalid_argument("contact.friction.mu and integrator.static_friction must be >= 0");
   const int n = model.num_vertices(), dim = model.dim();
   mass_ = model.vertex_masses();
   inverse_mass_.assign(static_cast<std::size_t>(n), 0.0);
@@ -131,9 +137,8 @@ StepResult XpbdStepper::step(State& state, double h) {
     if (!model_.boundary.empty()) model_.boundary.apply_positions(x, model_.rest_positions, t1);
     lambda_.setZero();
     std::fill(displacement_.begin(), displacement_.end(), 0.0);
-    contact_push_.assign(static_cast<std::size_t>(n), 0.0);
-    friction_taken_.setZero(x.size());
-    undefined = 0;
+    contact_push_.assign(static_cast<std::size_t>(n) * collisions_.obstacles().size(), 0.0);
+    friction_taken_.setZero(static_cast<Eigen::Index>(contact_push_.size()) * dim);
     for (int it = 0; it < options_.iterations; ++it) {
       for (const std::vector<int>& colour : colours_) {
         undefined += tbb::parallel_reduce(

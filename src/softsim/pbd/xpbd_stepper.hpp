@@ -35,8 +35,8 @@ class XpbdStepper : public Stepper {
 
   const EnergyElements& elements() const { return elements_; }
   int num_colours() const { return static_cast<int>(colours_.size()); }
-  // Elements skipped in the last step because their energy was undefined (inverted elements of
-  // a material without an inverted branch).
+  // Projections skipped in the last step (all substeps and sweeps) because the element's energy
+  // was undefined (inverted elements of a material without an inverted branch).
   int undefined_elements() const { return undefined_; }
 
  private:

@@ -70,9 +70,6 @@ void check_modal_integrator(Scene& scene) {
   scene.contact.enabled = false;
 }
 
-// Body and obstacle names name output files (frames/<body>_<frame>.vtu,
-// frames/obstacles/<obstacle>_<frame>.vtu) and are what contact.friction.pairs, output.track and
-// steering refer to: each is a non-empty file-name part, and no two are the same.
 // The position-based integrators (pbd/xpbd_stepper.hpp) project contact with analytic obstacles
 // themselves, with positional friction of contact.friction.mu; contact between and within bodies
 // and mesh obstacles are not projected yet (docs/pbd.md).
@@ -87,6 +84,10 @@ void check_position_based_integrator(Scene& scene) {
     throw InputError(fmt::format("{}: contact: integrator.type \"{}\" projects contact with obstacles only, not "
                                  "between or within bodies (yet): set contact.enabled to false",
                                  scene.source(), method));
+  if (scene.contact.type != ContactType::barrier)
+    throw InputError(fmt::format("{}: contact.type: integrator.type \"{}\" projects obstacle contact itself; leave "
+                                 "contact.type at \"barrier\"",
+                                 scene.source(), method));
   if (!scene.contact.friction.pairs.empty())
     throw InputError(fmt::format("{}: contact.friction.pairs: integrator.type \"{}\" applies one coefficient, "
                                  "contact.friction.mu, to every obstacle",
@@ -95,6 +96,9 @@ void check_position_based_integrator(Scene& scene) {
   scene.integrator.pbd.friction = scene.contact.friction.mu;
 }
 
+// Body and obstacle names name output files (frames/<body>_<frame>.vtu,
+// frames/obstacles/<obstacle>_<frame>.vtu) and are what contact.friction.pairs, output.track and
+// steering refer to: each is a non-empty file-name part, and no two are the same.
 void check_names(const Scene& scene) {
   std::vector<std::pair<std::string, std::string>> named;  // name, JSON path
   for (const BodySpec& b : scene.bodies) named.emplace_back(b.name, b.path);
