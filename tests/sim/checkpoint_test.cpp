@@ -97,6 +97,15 @@ std::vector<ResumeCase> resume_cases() {
                    with_integrator(clamped_box(), {{"type", "bdf2ere"}, {"modes", 4}, {"refresh_every", 0}})});
   cases.push_back({"ere", with_integrator(clamped_box(), {{"type", "ere"}})});
   cases.push_back({"constraint_contact", constraint_box()});
+  // Position-based: nothing is carried between steps but the state (the multipliers restart
+  // every substep); obstacle friction and a swinging clamped box.
+  cases.push_back({"xpbd_obstacle_friction", [&] {
+                     json s = constraint_box();
+                     s["contact"] = {{"enabled", false}, {"friction", {{"mu", 0.3}}}};
+                     s["integrator"] = {{"type", "xpbd"}, {"substeps", 4}, {"iterations", 2}};
+                     return s;
+                   }()});
+  cases.push_back({"pbd", with_integrator(clamped_box(), {{"type", "pbd"}, {"substeps", 3}, {"pbd_stiffness", 0.5}})});
   return cases;
 }
 
