@@ -128,6 +128,13 @@ TEST(XpbdStepper, PbdStiffnessDependsOnTheSweepsUnlessCorrected) {
   EXPECT_LT(fixed_spread, 0.5 * raw_spread);
 }
 
+// The balloon's enclosed-volume term (null if the model has none).
+const VolumePenalty* balloon_volume(const Model& model) {
+  for (const auto& term : model.energies())
+    if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) return v;
+  return nullptr;
+}
+
 TEST(XpbdStepper, ABalloonKeepsItsVolumeWhileSqueezed) {
   const auto dir = std::filesystem::temp_directory_path() / "softsim_pbd_balloon";
   nlohmann::json j = test::pbd_balloon(dir, 1e-4);
@@ -135,9 +142,7 @@ TEST(XpbdStepper, ABalloonKeepsItsVolumeWhileSqueezed) {
   j["obstacles"].push_back({{"type", "plane"}, {"name", "lid"}, {"point", {0, 0.21, 0}}, {"normal", {0, -1, 0}},
                             {"path", {{0, 0, 0, 0}, {1, 0, -0.06, 0}}}});
   PbdRun run(j, (dir / "balloon.json").string());
-  const VolumePenalty* volume = nullptr;
-  for (const auto& term : run.model.energies())
-    if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) volume = v;
+  const VolumePenalty* volume = balloon_volume(run.model);
   ASSERT_NE(volume, nullptr);
   const double V0 = volume->volume(run.model.rest_positions);
   double worst = 0.0, lowest_top = HUGE_VAL;
@@ -163,9 +168,7 @@ TEST(XpbdStepper, APressurisedBalloonInflates) {
   j["bodies"][0]["volume_penalty"] = {{"model", "ideal_gas"}, {"pressure", 1.5}};
   j["integrator"]["velocity_damping"] = 0.02;
   PbdRun run(j, (dir / "balloon.json").string());
-  const VolumePenalty* volume = nullptr;
-  for (const auto& term : run.model.energies())
-    if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) volume = v;
+  const VolumePenalty* volume = balloon_volume(run.model);
   ASSERT_NE(volume, nullptr);
   const double V0 = volume->volume(run.model.rest_positions);
   run.run(40);
