@@ -11,6 +11,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "softsim/core/archive_fixed_arrays.hpp"
 #include "softsim/core/binary_archive.hpp"
 #include "softsim/core/parallel.hpp"
 
@@ -93,39 +94,6 @@ Stencil<D> stencil_of(MpmKernel kernel, const VecD<D>& x, const VecD<D>& origin,
 }
 
 }  // namespace
-
-template <int D>
-double MpmCollider<D>::signed_distance(const VecD<D>& x, double t, VecD<D>& outward) const {
-  const VecD<D> c = point + t * velocity;
-  switch (shape) {
-    case Shape::plane:
-      outward = normal.normalized();
-      return outward.dot(x - c);
-    case Shape::sphere: {
-      const VecD<D> r = x - c;
-      const double len = r.norm();
-      outward = len > 0.0 ? VecD<D>(r / len) : VecD<D>(VecD<D>::UnitY());
-      return len - radius;
-    }
-    case Shape::box: {
-      const VecD<D> q = (x - c).cwiseAbs() - half_size;
-      if ((q.array() > 0.0).any()) {  // outside: distance to the nearest point of the box
-        const VecD<D> out = q.cwiseMax(0.0);
-        VecD<D> dir;
-        for (int a = 0; a < D; ++a) dir[a] = (x[a] >= c[a] ? 1.0 : -1.0) * out[a];
-        outward = dir.normalized();
-        return out.norm();
-      }
-      int a = 0;  // inside: the nearest face
-      q.maxCoeff(&a);
-      outward.setZero();
-      outward[a] = x[a] >= c[a] ? 1.0 : -1.0;
-      return q[a];
-    }
-  }
-  outward = VecD<D>::UnitY();
-  return HUGE_VAL;
-}
 
 template <int D>
 MpmSolver<D>::MpmSolver(MpmOptions<D> options, MpmParticles<D> particles)
@@ -430,39 +398,16 @@ double MpmSolver<D>::kinetic_energy() const {
   return total;
 }
 
-namespace {
-
-// Fixed-size vectors and matrices of every particle, as one flat array of doubles.
-template <typename Fixed>
-void save_fixed(ArchiveWriter& out, const std::vector<Fixed>& values) {
-  std::vector<double> flat;
-  flat.reserve(values.size() * Fixed::SizeAtCompileTime);
-  for (const Fixed& v : values) flat.insert(flat.end(), v.data(), v.data() + Fixed::SizeAtCompileTime);
-  out.reals(flat);
-}
-
-template <typename Fixed>
-void load_fixed(ArchiveReader& in, std::vector<Fixed>& values, const char* what) {
-  const std::vector<double> flat = in.reals();
-  if (flat.size() != values.size() * Fixed::SizeAtCompileTime)
-    throw ArchiveError(fmt::format("{}: {} numbers where {} particles need {}", what, flat.size(), values.size(),
-                                   values.size() * Fixed::SizeAtCompileTime));
-  for (std::size_t p = 0; p < values.size(); ++p)
-    std::copy_n(flat.data() + p * Fixed::SizeAtCompileTime, Fixed::SizeAtCompileTime, values[p].data());
-}
-
-}  // namespace
-
 template <int D>
 void MpmSolver<D>::save(ArchiveWriter& out) const {
   out.tag("mpm");
   out.integer(D);
   out.integer(static_cast<std::int64_t>(particles_.size()));
   out.real(time_);
-  save_fixed(out, particles_.x);
-  save_fixed(out, particles_.v);
-  save_fixed(out, particles_.F);
-  save_fixed(out, particles_.C);
+  save_fixed_arrays(out, particles_.x);
+  save_fixed_arrays(out, particles_.v);
+  save_fixed_arrays(out, particles_.F);
+  save_fixed_arrays(out, particles_.C);
   out.reals(particles_.mass);
   out.reals(particles_.volume);
   out.reals(particles_.log_volume_correction);
@@ -481,10 +426,10 @@ void MpmSolver<D>::load(ArchiveReader& in) {
     throw ArchiveError(fmt::format("{} particles, this scene makes {}", count, particles_.size()));
   MpmParticles<D> loaded = particles_;  // filled in full before the solver's state is replaced
   const double time = in.real();
-  load_fixed(in, loaded.x, "positions");
-  load_fixed(in, loaded.v, "velocities");
-  load_fixed(in, loaded.F, "deformation gradients");
-  load_fixed(in, loaded.C, "affine velocities");
+  load_fixed_arrays(in, loaded.x, "positions");
+  load_fixed_arrays(in, loaded.v, "velocities");
+  load_fixed_arrays(in, loaded.F, "deformation gradients");
+  load_fixed_arrays(in, loaded.C, "affine velocities");
   const auto load_reals = [&](std::vector<double>& values, const char* what) {
     std::vector<double> read = in.reals();
     if (read.size() != values.size())

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "softsim/core/moving_shape.hpp"
 #include "softsim/mpm/bspline_kernel.hpp"
 #include "softsim/mpm/mpm_material.hpp"
 #include "softsim/mpm/mpm_particles.hpp"
@@ -31,18 +32,9 @@ enum class MpmTransfer { pic, flip, apic };
 enum class MpmBoundary { sticky, slip, separate, friction };
 
 template <int D>
-struct MpmCollider {
-  enum class Shape { plane, sphere, box } shape = Shape::plane;
-  VecD<D> point = VecD<D>::Zero();   // plane: a point on it; sphere and box: the centre at t = 0
-  VecD<D> normal = VecD<D>::UnitY();  // plane: unit normal towards the free side
-  double radius = 0.1;                // sphere
-  VecD<D> half_size = VecD<D>::Constant(0.1);  // box
-  VecD<D> velocity = VecD<D>::Zero();  // rigid translation
+struct MpmCollider : MovingShape<D> {
   MpmBoundary boundary = MpmBoundary::separate;
   double friction = 0.0;  // mu in [0, 1] for MpmBoundary::friction
-
-  // Signed distance of x from the surface at time t (negative inside) and the outward normal.
-  double signed_distance(const VecD<D>& x, double t, VecD<D>& outward) const;
 };
 
 template <int D>
