@@ -15,18 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "softsim/mpm/mpm_solver.hpp"
 
 using namespace softsim;
 
-namespace {
+using bench::parse_list;
 
-std::vector<long> parse_list(const char* text) {
-  std::vector<long> out;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) out.push_back(std::stol(item));
-  return out;
-}
+namespace {
 
 // A block of about `particles` particles filling the middle of a grid with 8 per cell.
 template <int D>

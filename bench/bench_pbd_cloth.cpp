@@ -17,10 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 
 using namespace softsim;
+
+using bench::parse_list;
 
 namespace {
 
@@ -67,18 +70,10 @@ Timing time_run(const nlohmann::json& j, int steps) {
   return t;
 }
 
-std::vector<int> parse_list(const char* s) {
-  std::vector<int> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) out.push_back(std::stoi(item));
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes = {100, 300};
+  std::vector<long> sizes = {100, 300};
   int steps = 30, substeps = 10, iterations = 1, threads = 0;
   bool xpbd_only = false;
   for (int a = 1; a < argc; ++a) {
@@ -98,7 +93,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<tbb::global_control> control;
   if (threads > 0) control = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
   std::printf("cells,vertices,xpbd_steps_per_s,newton_steps_per_s,xpbd/newton,newton_iters_per_step,max_distance/size\n");
-  for (const int cells : sizes) {
+  for (const long size : sizes) {
+    const int cells = static_cast<int>(size);
     const Timing x = time_run(cloth(cells, "xpbd", substeps, iterations), steps);
     if (xpbd_only) {
       std::printf("%d,%d,%.3f,nan,nan,nan,nan\n", cells, (cells + 1) * (cells + 1), x.steps_per_second);

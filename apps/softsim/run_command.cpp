@@ -8,8 +8,10 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/pbf_scene.hpp"
 #include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/mpm_run.hpp"
+#include "softsim/sim/pbf_run.hpp"
 #include "softsim/sim/simulation.hpp"
 
 namespace softsim::cli {
@@ -56,19 +58,20 @@ RunOptions run_options(const std::string& out, bool resume, std::optional<int> s
   return options;
 }
 
-// An MPM scene's run: no model; the same output layout and checkpoints.
-int run_mpm_command(const MpmScene& scene, const std::string& out, bool resume, std::optional<int> steps,
-                    std::optional<double> end, bool quiet) {
-  // run_mpm makes the output folder once the particles are built (bad input writes nothing).
+// A particle scene's run (MPM, position-based fluids): no model; the same output layout and
+// checkpoints. `run` makes the output folder once the particles are built (bad input writes nothing).
+template <class Scene, class Run>
+int run_particle_command(const char* label, const Scene& scene, Run&& run, const std::string& out, bool resume,
+                         std::optional<int> steps, std::optional<double> end, bool quiet) {
   install_interrupt_handler();
-  const RunReport report = run_mpm(scene, run_options(out, resume, steps, end, quiet, scene.dt));
+  const RunReport report = run(scene, run_options(out, resume, steps, end, quiet, scene.dt));
   const std::string where = std::filesystem::absolute(out).lexically_normal().string();
   switch (report.status) {
     case RunStatus::Ok:
       if (!quiet)
-        fmt::print("softsim: {} MPM steps in {:.2f} s; particle frames in {}/frames (open simulation.pvd in "
+        fmt::print("softsim: {} {} steps in {:.2f} s; particle frames in {}/frames (open simulation.pvd in "
                    "ParaView)\n",
-                   report.steps_done, report.wall_seconds, where);
+                   report.steps_done, label, report.wall_seconds, where);
       return 0;
     case RunStatus::Interrupted:
       fmt::print(stderr, "softsim: {}; outputs of finished steps are in {}\n", report.message, where);
@@ -92,7 +95,10 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
     scene = default_scene();
   } else {
     const nlohmann::json json = read_scene_json(file);
-    if (is_mpm_scene(json)) return run_mpm_command(parse_mpm_scene(json, file), out, resume, steps, end, quiet);
+    if (is_mpm_scene(json))
+      return run_particle_command("MPM", parse_mpm_scene(json, file), run_mpm, out, resume, steps, end, quiet);
+    if (is_pbf_scene(json))
+      return run_particle_command("PBF", parse_pbf_scene(json, file), run_pbf, out, resume, steps, end, quiet);
     scene = parse_scene(json, file);
   }
   Model model = build_model(scene);  // all input errors surface before any output is written

@@ -17,6 +17,7 @@
 #include "softsim/sim/checkpoint.hpp"
 #include "softsim/sim/mpm_run.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_lines.hpp"
 
 namespace softsim {
 namespace {
@@ -32,12 +33,7 @@ nlohmann::json falling_block() {
   })json"_json;
 }
 
-std::vector<std::string> lines(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
+std::vector<std::string> lines(const std::filesystem::path& p) { return test::file_lines(p); }
 
 TEST(MpmRun, WritesFramesStatsAndSummary) {
   test::TempDir dir("mpm_run");

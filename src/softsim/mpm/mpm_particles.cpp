@@ -17,7 +17,8 @@ std::vector<VecD<D>> sample_box_regular(const VecD<D>& lo, const VecD<D>& hi, do
   VecD<D> start;
   long total = 1;
   for (int a = 0; a < D; ++a) {
-    count[a] = std::max(1, static_cast<int>(std::floor((hi[a] - lo[a]) / spacing)));
+    // A box a whole number of spacings wide holds that many rows, whatever the rounding of the ratio.
+    count[a] = std::max(1, static_cast<int>(std::floor((hi[a] - lo[a]) / spacing * (1.0 + 1e-12))));
     start[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * (count[a] - 1) * spacing;
     total *= count[a];
   }

@@ -11,6 +11,7 @@
 #include "softsim/meshing/tetrahedralize.hpp"
 #include "softsim/mpm/points_inside_mesh.hpp"
 #include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/read_moving_shape.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
@@ -111,12 +112,7 @@ MpmSolver<D> build_mpm_solver(const MpmScene& scene) {
   o.materials = scene.materials;
   for (const MpmCollider<3>& c : scene.colliders) {
     MpmCollider<D> d;
-    d.shape = static_cast<typename MpmCollider<D>::Shape>(static_cast<int>(c.shape));
-    d.point = c.point.head<D>();
-    d.normal = c.normal.head<D>();
-    d.radius = c.radius;
-    d.half_size = c.half_size.head<D>();
-    d.velocity = c.velocity.head<D>();
+    static_cast<MovingShape<D>&>(d) = shape_in_dimension<D>(c);
     d.boundary = c.boundary;
     d.friction = c.friction;
     o.colliders.push_back(d);

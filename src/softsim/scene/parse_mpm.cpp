@@ -7,6 +7,8 @@
 #include "softsim/core/enum_names.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/particle_scene_top.hpp"
+#include "softsim/scene/read_moving_shape.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
@@ -39,11 +41,6 @@ struct EnumNames<MpmPlasticity> {
                                                                      {MpmPlasticity::von_mises, "von_mises"},
                                                                      {MpmPlasticity::drucker_prager, "drucker_prager"},
                                                                      {MpmPlasticity::snow, "snow"}};
-};
-template <>
-struct EnumNames<MpmCollider<3>::Shape> {
-  static constexpr std::pair<MpmCollider<3>::Shape, const char*> table[] = {
-      {MpmCollider<3>::Shape::plane, "plane"}, {MpmCollider<3>::Shape::sphere, "sphere"}, {MpmCollider<3>::Shape::box, "box"}};
 };
 
 namespace {
@@ -117,23 +114,9 @@ bool is_mpm_scene(const nlohmann::json& json) { return json.is_object() && json.
 MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path& file) {
   MpmScene scene;
   scene.file = file;
-  if (!json.is_object()) throw InputError(scene.source() + ": expected a JSON object at the top level");
-  scene.fingerprint = scene_fingerprint(json);
-  JsonReader root(json, "", scene.source());
-  root.string("description", "");
-  scene.dim = root.integer("dim", 2, 2, 3);
+  const JsonReader root = read_particle_scene_top(
+      json, scene, "does not apply to an MPM scene (its bodies, colliders and boundaries are in \"mpm\")");
   const int dim = scene.dim;
-  for (const char* key : {"bodies", "obstacles", "contact", "integrator", "solver", "damping"})
-    if (root.has(key))
-      root.fail(key, "does not apply to an MPM scene (its bodies, colliders and boundaries are in \"mpm\")");
-  if (root.has("time")) read_time(object_at(root, "time"), scene.dt, scene.steps);
-  scene.gravity = read_vec(root, "gravity", Vec3(0, -9.81, 0), dim);
-  if (root.has("output")) {
-    const JsonReader o = object_at(root, "output");
-    scene.output_every = o.integer("every", scene.output_every, 1, 100000000);
-    scene.checkpoint_every = o.integer("checkpoint_every", scene.checkpoint_every, 0, 100000000);
-    o.finish();
-  }
   const JsonReader m = object_at(root, "mpm");
   double nodes = 1.0;
   {
@@ -241,29 +224,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
     if (!element.node().is_object()) element.fail_here("expected an object, got " + describe_json(element.node()));
     const JsonReader& r = element;
     MpmCollider<3> c;
-    if (!r.has("type")) r.fail("type", "missing; expected \"plane\", \"sphere\" or \"box\"");
-    c.shape = r.choice("type", c.shape);
-    switch (c.shape) {
-      case MpmCollider<3>::Shape::plane:
-        c.point = required_vec(r, "point", dim);
-        c.normal = required_vec(r, "normal", dim);
-        if (c.normal.norm() < 1e-12) r.fail("normal", "expected a non-zero vector");
-        c.normal.normalize();
-        break;
-      case MpmCollider<3>::Shape::sphere:
-        c.point = required_vec(r, "center", dim);
-        if (!r.has("radius")) r.fail("radius", "missing; expected the sphere's radius (m)");
-        c.radius = r.positive("radius", c.radius);
-        break;
-      case MpmCollider<3>::Shape::box: {
-        c.point = required_vec(r, "center", dim);
-        const Vec3 size = required_vec(r, "size", dim);
-        if ((size.head(dim).array() <= 0.0).any()) r.fail("size", "expected positive sizes");
-        c.half_size = 0.5 * size;
-        break;
-      }
-    }
-    c.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
+    static_cast<MovingShape<3>&>(c) = read_moving_shape(r, dim);
     c.boundary = r.choice("condition", MpmBoundary::separate);
     if (r.has("friction") && c.boundary != MpmBoundary::friction) r.fail("friction", "applies to condition \"friction\" only");
     c.friction = r.number("friction", 0.0, 0.0, 1.0);
