@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "softsim/scene/mpm_scene.hpp"
+#include "softsim/scene/pbf_scene.hpp"
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/element_quality.hpp"
 #include "softsim/mesh/quality.hpp"
@@ -26,6 +27,15 @@ void check_mpm(const MpmScene& scene, const std::string& scene_path) {
   if (scene.dt > solver.stable_time_step(1.0)) fmt::print("warning: time.dt exceeds the CFL limit\n");
 }
 
+template <int D>
+void check_pbf(const PbfScene& scene, const std::string& scene_path) {
+  const PbfSolver<D> solver = build_pbf_solver<D>(scene);  // samples every fluid, checks the tank
+  fmt::print("{}: ok (PBF, {}D, {} fluid{}, {} particles of {:.3g} kg, spacing {:g} m, kernel radius {:g} m, {} steps of "
+             "{:g} s)\n",
+             scene_path, D, scene.fluids.size(), scene.fluids.size() == 1 ? "" : "s", solver.size(),
+             solver.particle_mass(), scene.options.spacing, solver.kernel_radius(), scene.steps, scene.dt);
+}
+
 }  // namespace
 
 int check_command(const std::string& scene_path) {
@@ -34,6 +44,12 @@ int check_command(const std::string& scene_path) {
     const MpmScene mpm = parse_mpm_scene(json, scene_path);
     if (mpm.dim == 2) check_mpm<2>(mpm, scene_path);
     else check_mpm<3>(mpm, scene_path);
+    return 0;
+  }
+  if (is_pbf_scene(json)) {
+    const PbfScene pbf = parse_pbf_scene(json, scene_path);
+    if (pbf.dim == 2) check_pbf<2>(pbf, scene_path);
+    else check_pbf<3>(pbf, scene_path);
     return 0;
   }
   const Scene scene = parse_scene(json, scene_path);

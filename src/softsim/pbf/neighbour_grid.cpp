@@ -89,8 +89,6 @@ void NeighbourGrid<D>::build(const std::vector<VecD<D>>& x) {
   parallel_for(n, [&](std::size_t i) {
     int* out = neighbours_.data() + start_[i];
     visit(i, [&](int j) { *out++ = j; });
-    // Ascending particle order (cells come in flat order): the list a brute-force search makes.
-    std::sort(neighbours_.data() + start_[i], out);
   });
 }
 

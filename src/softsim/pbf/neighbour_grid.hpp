@@ -1,8 +1,8 @@
 #pragma once
 // Fixed-radius neighbours of particles in a bounded domain: a uniform grid of cells of the search
 // radius, particles bucketed by a counting sort, each particle's neighbours gathered from its 3^D
-// cells in parallel. Lists are in ascending particle order (cells visited in a fixed order, each
-// cell's particles in index order), so everything summed over them is the same for any thread count.
+// cells in parallel. Lists come in a fixed order (cells visited in flat order, each cell's
+// particles in index order), so everything summed over them is the same for any thread count.
 #include <array>
 #include <cstdint>
 #include <vector>
