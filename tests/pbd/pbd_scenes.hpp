@@ -83,4 +83,27 @@ inline nlohmann::json pbd_balloon(const std::filesystem::path& dir, double kappa
           {"obstacles", {{{"type", "plane"}, {"name", "ground"}, {"point", {0, 0, 0}}, {"normal", {0, 1, 0}}}}}};
 }
 
+// A 1 x 1 m cloth (24 x 24 cells) dropped on a small sphere above a ground plane, so that it
+// drapes, reaches the ground and folds onto itself; contact between and within bodies is on
+// unless `self_contact` is false.
+inline nlohmann::json pbd_cloth_pile(bool self_contact, int cells = 24) {
+  nlohmann::json contact = {{"dhat", 0.004}, {"friction", {{"mu", 0.3}}}};
+  if (!self_contact) contact["enabled"] = false;
+  return {{"dim", 3},
+          {"time", {{"dt", 0.01}, {"steps", 1}}},
+          {"gravity", {0, -9.81, 0}},
+          {"integrator", {{"type", "xpbd"}, {"substeps", 10}, {"iterations", 1}}},
+          {"contact", contact},
+          {"bodies",
+           {{{"name", "cloth"},
+             {"kind", "shell"},
+             {"generator", {{"type", "sheet"}, {"size", {1, 1, 1}}, {"resolution", {cells, 1, cells}}}},
+             {"transform", {{"translate", {0.05, 0.3, 0.03}}}},
+             {"material", {{"model", "stvk"}, {"E", 1e5}, {"nu", 0.3}, {"density", 200}, {"thickness", 0.001},
+                           {"bending_stiffness", 1e-5}}}}}},
+          {"obstacles",
+           {{{"type", "sphere"}, {"name", "ball"}, {"center", {0, 0.1, 0}}, {"radius", 0.1}},
+            {{"type", "plane"}, {"name", "ground"}, {"point", {0, 0, 0}}, {"normal", {0, 1, 0}}}}}};
+}
+
 }  // namespace softsim::test

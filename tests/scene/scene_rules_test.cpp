@@ -50,7 +50,8 @@ TEST(Names, UnsafeOrRepeatedNamesAreRefusedWithTheirKey) {
 }
 
 // The position-based integrators project obstacle contact themselves with contact.friction.mu;
-// what they do not project (contact between bodies, mesh obstacles, per-pair friction) is refused.
+// what they do not project (contact between bodies in 2D, mesh obstacles without the contact
+// section, per-pair friction) is refused.
 TEST(PositionBased, TakesFrictionFromTheContactSectionAndRefusesWhatItCannotProject) {
   nlohmann::json j = R"json({"integrator": {"type": "xpbd", "substeps": 5, "iterations": 3},
                              "bodies": [{"name": "b", "generator": {"type": "box"}}],
@@ -68,9 +69,17 @@ TEST(PositionBased, TakesFrictionFromTheContactSectionAndRefusesWhatItCannotProj
       EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
     }
   };
+  // Contact between bodies and with mesh obstacles: projected in 3D, refused in 2D.
   nlohmann::json between = j;
   between["contact"].erase("enabled");
-  refused(between, "contact.enabled to false");
+  EXPECT_TRUE(parse_scene(between, "s.json").contact.enabled);
+  nlohmann::json flat = between;
+  flat["dim"] = 2;
+  flat["bodies"][0]["generator"] = {{"type", "rectangle"}};
+  refused(flat, "contact.enabled to false");
+  nlohmann::json mesh_without_contact = j;
+  mesh_without_contact["obstacles"][0] = {{"name", "o"}, {"type", "mesh"}, {"mesh", "floor.obj"}};
+  refused(mesh_without_contact, "contact.enabled is false");
   nlohmann::json pairs = j;
   pairs["contact"]["friction"]["pairs"] = R"json([{"bodies": ["b", "o"], "mu": 0.1}])json"_json;
   refused(pairs, "contact.friction.pairs");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 #include "softsim/contact/friction/implicit_friction.hpp"
 #include "softsim/contact/friction/lagged_friction.hpp"
@@ -111,9 +112,11 @@ bool add_spring(const Energy& term, std::vector<std::pair<std::unique_ptr<Energy
   return true;
 }
 
-// Contact with analytic obstacles is projected by pbd/obstacle_collisions.hpp, friction included.
-bool is_obstacle_contact(const Energy& term) {
-  return dynamic_cast<const ObstacleBarrier*>(&term) || dynamic_cast<const LaggedFriction*>(&term);
+// Contact with analytic obstacles is projected by pbd/obstacle_collisions.hpp, friction included;
+// IPC contact's collision mesh by pbd/mesh_collisions.hpp (without friction between bodies).
+bool is_collision_term(const Energy& term) {
+  return dynamic_cast<const ObstacleBarrier*>(&term) || dynamic_cast<const LaggedFriction*>(&term) ||
+         dynamic_cast<const IpcContact*>(&term);
 }
 
 }  // namespace
@@ -140,7 +143,7 @@ EnergyElements::EnergyElements(const Model& model) {
   std::vector<std::pair<std::unique_ptr<Source>, std::vector<std::vector<int>>>> found;
   for (const auto& term : model.energies()) {
     if (add_simplex<2>(*term, found) || add_simplex<3>(*term, found) || add_spring<2>(*term, found) ||
-        add_spring<3>(*term, found) || is_obstacle_contact(*term))
+        add_spring<3>(*term, found) || is_collision_term(*term))
       continue;
     if (const auto* m = dynamic_cast<const ShellMembrane*>(term.get())) {
       found.emplace_back(std::make_unique<MembraneSource>(*m), rows_of(m->triangles()));
@@ -157,10 +160,7 @@ EnergyElements::EnergyElements(const Model& model) {
       ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
       found.emplace_back(std::make_unique<VolumeSource>(*v, ids), std::vector<std::vector<int>>{ids});
     } else {
-      throw std::invalid_argument("the term '" + term->name() + "' is not projected by the position-based integrators" +
-                                  (term->name().find("contact") != std::string::npos
-                                       ? std::string(" (contact between bodies: only analytic obstacles so far)")
-                                       : std::string()));
+      throw std::invalid_argument("the term '" + term->name() + "' is not projected by the position-based integrators");
     }
   }
   for (auto& [source, elements] : found) add(std::move(source), elements);

@@ -12,7 +12,7 @@
 namespace softsim {
 
 XpbdStepper::XpbdStepper(const Model& model, const PbdOptions& options, bool extended)
-    : model_(model), options_(options), extended_(extended), data_(model), elements_(model), collisions_(model) {
+    : model_(model), options_(options), extended_(extended), data_(model), elements_(model), collisions_(model), mesh_collisions_(model) {
   if (options.substeps < 1 || options.iterations < 1)
     throw std::invalid_argument("integrator.substeps and integrator.iterations must be at least 1");
   if (!(options.drag >= 0.0 && options.drag < 1.0)) throw std::invalid_argument("integrator.velocity_damping must be in [0, 1)");
@@ -135,6 +135,7 @@ StepResult XpbdStepper::step(State& state, double h) {
       x.segment(i * dim, dim) += hs * v.segment(i * dim, dim);
     }
     if (!model_.boundary.empty()) model_.boundary.apply_positions(x, model_.rest_positions, t1);
+    mesh_collisions_.begin_substep(x_prev_, x);
     lambda_.setZero();
     std::fill(displacement_.begin(), displacement_.end(), 0.0);
     contact_push_.assign(static_cast<std::size_t>(n) * collisions_.obstacles().size(), 0.0);
@@ -151,6 +152,9 @@ StepResult XpbdStepper::step(State& state, double h) {
             },
             [](int a, int b) { return a + b; });
       }
+      // Obstacles last: they are hard limits, and a contact between layers of cloth lying on an
+      // obstacle must not push the lower layer into it.
+      mesh_collisions_.project(x, inverse_mass_);
       collisions_.project(x, x_prev_, inverse_mass_, options_.collision_margin, mu_static, mu_kinetic, contact_push_,
                           friction_taken_);
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Position-based dynamics as a Stepper over the same Model as every other integrator (Li & Jiang
 // 2025, ch. 32-33): XPBD (Macklin et al. 2016) and plain PBD (Müller et al. 2007). Each substep
-// predicts x* = x + h v + h^2 a_ext, projects the model's energy elements (pbd/energy_elements.hpp)
-// and the obstacle collisions in Gauss-Seidel sweeps, and sets v = (x - x_prev) / h.
+// predicts x* = x + h v + h^2 a_ext, projects the model's energy elements (pbd/energy_elements.hpp),
+// the analytic obstacle collisions and the vertex-triangle contacts of the collision mesh
+// (pbd/mesh_collisions.hpp) in Gauss-Seidel sweeps, and sets v = (x - x_prev) / h.
 //   XPBD: C_e = sqrt(2 E_e), compliance 1, dlambda = (-C - a~ lambda + grad C . r_e) /
 //         (sum w |grad C|^2 + a~), a~ = 1 / h^2, lambda reset to 0 each substep (Macklin et al.
 //         2016, eqs. 17-18, with the element's primal residual r_e kept: see project()).
@@ -16,6 +17,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/pbd/energy_elements.hpp"
+#include "softsim/pbd/mesh_collisions.hpp"
 #include "softsim/pbd/obstacle_collisions.hpp"
 #include "softsim/pbd/pbd_options.hpp"
 
@@ -38,6 +40,8 @@ class XpbdStepper : public Stepper {
   // Projections skipped in the last step (all substeps and sweeps) because the element's energy
   // was undefined (inverted elements of a material without an inverted branch).
   int undefined_elements() const { return undefined_; }
+  // Vertex-triangle pairs watched in the last substep.
+  std::size_t contact_pairs() const { return mesh_collisions_.pairs(); }
 
  private:
   const Model& model_;
@@ -46,6 +50,7 @@ class XpbdStepper : public Stepper {
   ModelData data_;
   EnergyElements elements_;
   ObstacleCollisions collisions_;
+  MeshCollisions mesh_collisions_;  // between and within bodies, and with mesh obstacles
   std::vector<std::vector<int>> colours_;
   std::vector<double> mass_, inverse_mass_;  // per vertex; 0 for prescribed vertices
   VecX acceleration_;                        // per DOF: external force / mass

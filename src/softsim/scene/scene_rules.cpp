@@ -75,24 +75,29 @@ void check_modal_integrator(Scene& scene) {
 // and mesh obstacles are not projected yet (docs/pbd.md).
 void check_position_based_integrator(Scene& scene) {
   const char* method = name_of(scene.integrator.type);
+  // Contact between and within bodies, and with mesh obstacles, is projected on the IPC term's
+  // collision mesh (pbd/mesh_collisions.hpp), in 3D; a scene that says nothing about contact
+  // gets it in 3D, as under the other integrators.
+  const bool mesh_contact = scene.contact.enabled && scene.dim == 3;
   for (const ObstacleSpec& o : scene.obstacles)
-    if (!o.is_analytic())
-      throw InputError(fmt::format("{}: {}: integrator.type \"{}\" collides with planes, spheres and boxes only, not "
-                                   "mesh obstacles (yet)",
-                                   scene.source(), o.path, method));
-  if (scene.given.contact && scene.contact.enabled && scene.bodies.size() > 0)
-    throw InputError(fmt::format("{}: contact: integrator.type \"{}\" projects contact with obstacles only, not "
-                                 "between or within bodies (yet): set contact.enabled to false",
+    if (!o.is_analytic() && !mesh_contact)
+      throw InputError(fmt::format("{}: {}: integrator.type \"{}\" collides with mesh obstacles through the contact "
+                                   "section, in 3D only{}",
+                                   scene.source(), o.path, method,
+                                   scene.dim == 3 ? " (contact.enabled is false)" : ""));
+  if (scene.given.contact && scene.contact.enabled && scene.dim != 3 && scene.bodies.size() > 0)
+    throw InputError(fmt::format("{}: contact: integrator.type \"{}\" projects contact between bodies in 3D only: set "
+                                 "contact.enabled to false",
                                  scene.source(), method));
   if (scene.contact.type != ContactType::barrier)
-    throw InputError(fmt::format("{}: contact.type: integrator.type \"{}\" projects obstacle contact itself; leave "
+    throw InputError(fmt::format("{}: contact.type: integrator.type \"{}\" projects contact itself; leave "
                                  "contact.type at \"barrier\"",
                                  scene.source(), method));
   if (!scene.contact.friction.pairs.empty())
     throw InputError(fmt::format("{}: contact.friction.pairs: integrator.type \"{}\" applies one coefficient, "
                                  "contact.friction.mu, to every obstacle",
                                  scene.source(), method));
-  scene.contact.enabled = false;
+  if (scene.dim != 3) scene.contact.enabled = false;
   scene.integrator.pbd.friction = scene.contact.friction.mu;
 }
 
