@@ -1,12 +1,14 @@
 // The position-based fluid solver (pbf/pbf_solver.hpp) on cases with known answers: the rest
-// lattice has exactly the rest density; the density corrections are pairwise and antisymmetric,
-// so a free blob keeps its linear momentum to round-off; vorticity confinement spins a rotating
+// lattice has exactly the rest density, also against the tank's walls and in its corners (within
+// 1%), and the walls' density gradient equals central differences; the density corrections and
+// XSPH are pairwise and antisymmetric, so a free blob keeps its linear momentum to round-off; vorticity confinement spins a rotating
 // disk up (its sign); bad options are refused; a step is bitwise the same on 1 and 2 threads;
 // save/load resumes bit for bit.
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "pbf_scenes.hpp"
@@ -40,10 +42,52 @@ TEST(PbfSolver, TheRestLatticeHasTheRestDensityInside) {
   EXPECT_GT(inside, 0);
 }
 
+template <int D>
+void expect_rest_density_at_the_walls() {
+  // A block of the rest lattice filling the tank's low corner, a kernel radius away from the high walls.
+  PbfOptions<D> o;
+  o.spacing = 0.02;
+  o.domain_lo = VecD<D>::Zero();
+  o.domain_hi = VecD<D>::Ones();
+  const VecD<D> block = VecD<D>::Constant(D == 2 ? 0.3 : 0.2);
+  std::vector<VecD<D>> x = sample_box_regular<D>(VecD<D>::Zero(), block, 0.02, 1.0);
+  const std::size_t n = x.size();
+  PbfSolver<D> s(o, std::move(x), std::vector<VecD<D>>(n, VecD<D>::Zero()));
+  const std::vector<double> rho = s.densities();
+  double worst = 0.0;
+  int checked = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    // Particles whose kernel does not reach the block's free faces: their neighbourhood is rest
+    // fluid and walls only.
+    if (((block - s.positions()[i]).array() < s.kernel_radius()).any()) continue;
+    worst = std::max(worst, std::abs(rho[i] / o.rest_density - 1.0));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_LT(worst, 1e-2) << D << "D";  // measured 0.47% (2D) and 0.89% (3D), in the corners
+  std::printf("%dD: rest lattice against the walls and corners: worst density error %.2e\n", D, worst);
+  // The walls' density gradient against central differences, near a corner.
+  const VecD<D> p = VecD<D>::Constant(0.017) + 0.003 * VecD<D>::LinSpaced(0.0, 1.0);
+  VecD<D> g, unused;
+  s.wall_density(p, g);
+  for (int a = 0; a < D; ++a) {
+    VecD<D> e = VecD<D>::Zero();
+    e[a] = 1e-7;
+    const double fd = (s.wall_density(p + e, unused) - s.wall_density(p - e, unused)) / 2e-7;
+    EXPECT_NEAR(g[a], fd, 1e-6 * g.norm()) << D << "D, axis " << a;
+  }
+  EXPECT_TRUE((g.array() < 0.0).all());  // the walls push away: their density falls inwards
+}
+
+TEST(PbfSolver, TheRestLatticeHasTheRestDensityAgainstTheWallsAndInTheCorners) {
+  expect_rest_density_at_the_walls<2>();
+  expect_rest_density_at_the_walls<3>();
+}
+
 TEST(PbfSolver, AFreeBlobKeepsItsLinearMomentum) {
   PbfOptions<2> o;
   o.spacing = 0.02;
-  o.xsph = 0.0;
+  o.xsph = 0.1;  // XSPH exchanges velocity pairwise with the pair's volume: momentum is kept
   o.vorticity = 0.0;
   o.domain_lo = Vec2(-2, -2);
   o.domain_hi = Vec2(2, 2);

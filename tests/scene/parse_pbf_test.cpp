@@ -1,7 +1,8 @@
 // Reading a position-based fluid scene (scene/pbf_scene.hpp): every key lands in the solver's
 // options, fluids are sampled on the spacing's lattice in their region, obstacles keep their
 // shape, and bad input gets one message naming the key (a fluid outside the tank, a missing
-// spacing, an unknown key, sections that belong to other scenes, a kernel radius below a spacing).
+// spacing, an unknown key, sections that belong to other scenes, a kernel radius below 1.5
+// spacings, overlapping fluids, more particles than the limits, counted as they are sampled).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -91,7 +92,19 @@ TEST(ParsePbf, BadInputNamesTheKey) {
   expect_mentions(with([](nlohmann::json& j) { j["pbf"]["fluids"] = nlohmann::json::array(); }), "pbf.fluids");
   expect_mentions(with([](nlohmann::json& j) { j["pbf"]["obstacles"][0]["type"] = "cone"; }), "pbf.obstacles[0].type");
   expect_mentions(with([](nlohmann::json& j) { j["pbf"]["tensile"]["distance"] = 1.0; }), "pbf.tensile.distance");
-  expect_mentions(with([](nlohmann::json& j) { j["pbf"]["spacing"] = 1e-6; }), "pbf.spacing");
+  expect_mentions(with([](nlohmann::json& j) {
+                    j["pbf"]["spacing"] = 1e-6;
+                    j["pbf"].erase("kernel_radius");
+                  }),
+                  "pbf.spacing");
+  expect_mentions(with([](nlohmann::json& j) { j["pbf"]["kernel_radius"] = 0.05; }), "pbf.kernel_radius");  // 1 spacing
+  expect_mentions(with([](nlohmann::json& j) { j["pbf"]["fluids"][1]["sphere"]["center"] = {0.25, 0.25}; }),
+                  "overlaps pbf.fluids[0]");
+  expect_mentions(with([](nlohmann::json& j) {  // a thin box in a long tank: counted as sampled
+                    j["pbf"]["tank"]["max"] = {2e6, 0.5};
+                    j["pbf"]["fluids"][0]["box"] = {{"min", {0, 0}}, {"max", {2e6, 1e-9}}};
+                  }),
+                  "particles");
 }
 
 }  // namespace

@@ -33,8 +33,10 @@ const PbfOptions<D>& checked(const PbfOptions<D>& o) {
   if (!(o.rest_density > 0.0) || !std::isfinite(o.rest_density))
     throw std::invalid_argument("PbfSolver: rest_density must be positive");
   if (!(o.spacing > 0.0) || !std::isfinite(o.spacing)) throw std::invalid_argument("PbfSolver: spacing must be positive");
-  if (!(h >= o.spacing) || !std::isfinite(h) || h > 10.0 * o.spacing)
-    throw std::invalid_argument("PbfSolver: kernel_radius must be between 1 and 10 spacings");
+  // At one spacing a particle of the rest lattice would have no neighbour (they are strictly closer
+  // than h) and the constraint no gradient.
+  if (!(h >= 1.5 * o.spacing) || !std::isfinite(h) || h > 10.0 * o.spacing)
+    throw std::invalid_argument("PbfSolver: kernel_radius must be between 1.5 and 10 spacings");
   if (o.substeps < 1 || o.iterations < 1) throw std::invalid_argument("PbfSolver: substeps and iterations must be >= 1");
   if (!(o.relaxation > 0.0) || !std::isfinite(o.relaxation))
     throw std::invalid_argument("PbfSolver: relaxation must be positive");
@@ -142,20 +144,34 @@ double PbfSolver<D>::wall_density(const VecD<D>& p, VecD<D>& gradient) const {
   // The rest fluid the walls stand for: lattice rows continuing beyond each wall (the first half a
   // spacing behind it, as the clamped first row is in front), averaged along the wall, so that a
   // particle next to a wall is not under-dense and the layers next to it do not pack closer.
-  gradient.setZero();
-  double rho = 0.0;
-  const double s = options_.spacing;
-  for (int a = 0; a < D; ++a)
+  // Per axis a, phi_a is the share of a rest particle's density beyond the axis's two walls; the
+  // regions beyond walls of different axes overlap (edges and corners), so the walls together
+  // stand for rho0 (1 - prod_a (1 - phi_a)): inclusion-exclusion with the overlaps taken as
+  // products (exact for a separable kernel; poly6 nearly is).
+  const double s = options_.spacing, rho0 = options_.rest_density;
+  VecD<D> phi, slope;
+  for (int a = 0; a < D; ++a) {
+    phi[a] = 0.0;
+    slope[a] = 0.0;
     for (int side = 0; side < 2; ++side) {
       const double d = side == 0 ? p[a] - options_.domain_lo[a] : options_.domain_hi[a] - p[a];
       for (double z = std::max(d, 0.0) + 0.5 * s; z < kernels_.h; z += s) {
-        double slope = 0.0;
-        rho += wall_row_scale_ * row_density(z, &slope);
-        // dz/dp_a = +1 at the low wall, -1 at the high one.
-        gradient[a] += (side == 0 ? 1.0 : -1.0) * wall_row_scale_ * slope;
+        double dz = 0.0;
+        phi[a] += wall_row_scale_ * row_density(z, &dz) / rho0;
+        // dz/dp_a = +1 at the low wall, -1 at the high one (and 0 where d is clamped at 0).
+        if (d > 0.0) slope[a] += (side == 0 ? 1.0 : -1.0) * wall_row_scale_ * dz / rho0;
       }
     }
-  return rho;
+  }
+  double outside_none = 1.0;
+  for (int a = 0; a < D; ++a) outside_none *= 1.0 - phi[a];
+  for (int a = 0; a < D; ++a) {
+    double others = 1.0;
+    for (int b = 0; b < D; ++b)
+      if (b != a) others *= 1.0 - phi[b];
+    gradient[a] = rho0 * slope[a] * others;
+  }
+  return rho0 * (1.0 - outside_none);
 }
 
 template <int D>
@@ -257,11 +273,13 @@ void PbfSolver<D>::update_velocities(double dt) {
     parallel_for(n, [&](std::size_t i) { v_[i] += vorticity_grad_[i]; });
   }
   if (options_.xsph > 0.0) {
-    // v_i += c sum_j V_j (v_j - v_i) W_ij  (eq. 17, volume-weighted), from the velocities before any is changed.
+    // v_i += c sum_j V_ij (v_j - v_i) W_ij  (eq. 17) with the pair's volume V_ij = 2 m / (rho_i + rho_j),
+    // symmetric so that the exchange conserves momentum; from the velocities before any is changed.
     parallel_for(n, [&](std::size_t i) {
       VecD<D> dv = VecD<D>::Zero();
       for (const int* j = grid_.begin(i); j != grid_.end(i); ++j)
-        dv += mass_ / density_[*j] * kernels_.poly6((predicted_[i] - predicted_[*j]).squaredNorm()) * (v_[*j] - v_[i]);
+        dv += 2.0 * mass_ / (density_[i] + density_[*j]) * kernels_.poly6((predicted_[i] - predicted_[*j]).squaredNorm()) *
+              (v_[*j] - v_[i]);
       correction_[i] = options_.xsph * dv;
     });
     parallel_for(n, [&](std::size_t i) { v_[i] += correction_[i]; });

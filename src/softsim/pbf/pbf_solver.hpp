@@ -6,8 +6,8 @@
 //  - the constraint is one-sided, C_i = max(rho_i / rho0 - 1, 0): particles at a free surface lack
 //    neighbours and would otherwise be pulled together to make up their density;
 //  - a particle's mass makes the rest lattice it was sampled on exactly rest_density under poly6;
-//  - XSPH and vorticity are weighted by the neighbours' volumes m / rho_j, so their coefficients
-//    are dimensionless;
+//  - XSPH and vorticity are weighted by volumes (XSPH by the pair's 2 m / (rho_i + rho_j), so that
+//    it conserves momentum; vorticity by m / rho_j), so their coefficients are dimensionless;
 //  - the domain is a box whose walls clamp positions (half a spacing inside) and add the density
 //    of rest fluid beyond them (lattice rows averaged along the wall), so that particles next to a
 //    wall are not under-dense; optional analytic obstacles (spheres, boxes, planes; static or
@@ -85,6 +85,8 @@ class PbfSolver {
     double mean = 0.0, max = 0.0;
   };
   DensityError density_error() const;
+  // The density the tank's walls add at p (rest fluid beyond them, see docs/pbf.md) and its gradient.
+  double wall_density(const VecD<D>& p, VecD<D>& gradient) const;
   // Why the state cannot be stepped (a particle not finite), or empty.
   std::string first_problem() const;
 
@@ -98,8 +100,6 @@ class PbfSolver {
   void load(ArchiveReader& in);
 
  private:
-  // The density the domain's walls add at p (rest fluid beyond them) and its gradient.
-  double wall_density(const VecD<D>& p, VecD<D>& gradient) const;
   double row_density(double z, double* slope) const;
   void enforce_boundaries(std::vector<VecD<D>>& p, double t) const;
   void solve_density(double dt);

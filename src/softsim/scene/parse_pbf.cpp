@@ -36,6 +36,25 @@ std::string outside_tank(const PbfScene& scene, const Vec3& lo, const Vec3& hi) 
   return "";
 }
 
+// Whether two fluid regions share a volume (boxes by their intervals, spheres by their distance,
+// a box and a sphere by the box's point closest to the centre).
+bool regions_overlap(const PbfScene::Fluid& a, const PbfScene::Fluid& b, int dim) {
+  using Shape = PbfScene::Fluid::Shape;
+  auto box_gap = [&](const Vec3& lo, const Vec3& hi, const Vec3& c) {
+    const Vec3 nearest = c.cwiseMax(lo).cwiseMin(hi);
+    return (nearest - c).head(dim).norm();
+  };
+  if (a.shape == Shape::box && b.shape == Shape::box) {
+    for (int k = 0; k < dim; ++k)
+      if (!(a.lo[k] < b.hi[k] && b.lo[k] < a.hi[k])) return false;
+    return true;
+  }
+  if (a.shape == Shape::sphere && b.shape == Shape::sphere) return (a.center - b.center).head(dim).norm() < a.radius + b.radius;
+  const PbfScene::Fluid& box = a.shape == Shape::box ? a : b;
+  const PbfScene::Fluid& ball = a.shape == Shape::box ? b : a;
+  return box_gap(box.lo, box.hi, ball.center) < ball.radius;
+}
+
 }  // namespace
 
 bool is_pbf_scene(const nlohmann::json& json) { return json.is_object() && json.contains("pbf"); }
@@ -63,12 +82,17 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
   const double tank_volume = (o.domain_hi - o.domain_lo).head(dim).prod();
   if (!(2.0 * o.spacing < (o.domain_hi - o.domain_lo).head(dim).minCoeff()))
     p.fail("spacing", "expected less than half the tank's smallest side");
-  if (tank_volume / std::pow(o.spacing, dim) > 50.0 * kPbfMaxParticles)
-    p.fail("spacing", "too small for the tank: its neighbour grid would not fit in memory");
   o.rest_density = p.positive("rest_density", o.rest_density);
-  if (p.has("kernel_radius")) {
-    o.kernel_radius = p.number("kernel_radius", 0.0, o.spacing, 10.0 * o.spacing);
-  }
+  if (p.has("kernel_radius")) o.kernel_radius = p.number("kernel_radius", 0.0, 1.5 * o.spacing, 10.0 * o.spacing);
+  const double h = o.kernel_radius > 0.0 ? o.kernel_radius : 2.0 * o.spacing;
+  // The neighbour grid has cells of the kernel radius over the whole tank (two ints each).
+  if (tank_volume / std::pow(h, dim) > kPbfMaxGridCells)
+    p.fail(o.kernel_radius > 0.0 ? "kernel_radius" : "spacing",
+           fmt::format("the tank holds {:.3g} neighbour-grid cells of the kernel radius {:g} m, more than the limit "
+                       "of {:.3g}",
+                       tank_volume / std::pow(h, dim), h, kPbfMaxGridCells));
+  // Neighbours per particle in the rest lattice: the kernel's ball over a lattice cell.
+  const double neighbours = (dim == 2 ? M_PI * h * h : 4.0 / 3.0 * M_PI * h * h * h) / std::pow(o.spacing, dim);
   o.substeps = p.integer("substeps", o.substeps, 1, 1000);
   o.iterations = p.integer("iterations", o.iterations, 1, 1000);
   o.relaxation = p.number("relaxation", o.relaxation, 0.0, 1e6, true);
@@ -116,10 +140,18 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
       if (const std::string outside = outside_tank(scene, f.lo, f.hi); !outside.empty()) sphere.fail_here(outside);
       sphere.finish();
     }
-    particles += (f.hi - f.lo).head(dim).prod() / std::pow(o.spacing, dim);
-    if (particles > kPbfMaxParticles)
-      r.fail_here(fmt::format("the fluids so far make about {:.3g} particles, more than the limit of {:.3g}", particles,
-                              kPbfMaxParticles));
+    // As the lattice is sampled: at least one particle per axis (mpm/mpm_particles.cpp).
+    double count = 1.0;
+    for (int a = 0; a < dim; ++a) count *= std::max(1.0, std::floor((f.hi[a] - f.lo[a]) / o.spacing * (1.0 + 1e-12)));
+    particles += count;
+    if (particles > kPbfMaxParticles || particles * neighbours > kPbfMaxNeighbours)
+      r.fail_here(fmt::format("the fluids so far make about {:.3g} particles with {:.0f} neighbours each, more than the "
+                              "limits of {:.3g} particles and {:.3g} neighbour entries",
+                              particles, neighbours, kPbfMaxParticles, kPbfMaxNeighbours));
+    for (std::size_t k = 0; k < scene.fluids.size(); ++k)
+      if (regions_overlap(scene.fluids[k], f, dim))
+        r.fail_here(fmt::format("overlaps {} (\"{}\"): fluids must not share space (their particles would coincide)",
+                                scene.fluids[k].path, scene.fluids[k].name));
     f.velocity = read_vec(r, "velocity", Vec3::Zero(), dim);
     r.finish();
     scene.fluids.push_back(f);

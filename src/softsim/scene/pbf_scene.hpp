@@ -15,8 +15,11 @@
 
 namespace softsim {
 
-// The most particles a scene may ask for (about 4 GB with their neighbour lists).
+// The most particles a scene may ask for, neighbour-list entries (4 bytes each) they may make at
+// rest, and cells of the neighbour grid over the tank (8 bytes each, twice): about 8 GB in all.
 inline constexpr double kPbfMaxParticles = 2e7;
+inline constexpr double kPbfMaxNeighbours = 1e9;
+inline constexpr double kPbfMaxGridCells = 1e8;
 
 struct PbfScene {
   std::filesystem::path file;

@@ -43,7 +43,6 @@ void write_summary(const std::filesystem::path& path, const ParticleMethod& meth
 }  // namespace
 
 RunReport run_particle_method(ParticleMethod& method, const ParticleRunSettings& scene, const RunOptions& options) {
-  clear_interrupt_request();  // a Ctrl-C before this run is not meant for it
   // The run's fingerprint: the scene's, with the particles it makes and the method, so that
   // another method's checkpoint is not taken for this one.
   const std::uint64_t fingerprint = method.fingerprint(fnv1a_64(method.name(), scene.scene_fingerprint));

@@ -56,6 +56,8 @@ struct ParticleRunSettings {
   int checkpoint_every = 0;
 };
 
+// The caller clears the interrupt request (clear_interrupt_request) before it builds the method's
+// particles, so that a Ctrl-C while they are built stops the run before its first step.
 // Throws InputError before writing anything for what the options cannot do (a missing, corrupt or
 // foreign checkpoint; an output folder that cannot be made). A step that fails ends the run as
 // failed, with the frames so far and the message in the report and summary.json; Ctrl-C (with

@@ -46,6 +46,7 @@ class PbfMethod final : public SolverParticleMethod<D, PbfSolver<D>> {
 
 template <int D>
 RunReport run(const PbfScene& scene, const RunOptions& options) {
+  clear_interrupt_request();  // a Ctrl-C before this run is not meant for it
   PbfMethod<D> method(build_pbf_solver<D>(scene));  // input errors before any output
   return run_particle_method(method, particle_run_settings(scene), options);
 }
