@@ -16,6 +16,27 @@ namespace {
 // vertex crossing near an edge shared by two faces is caught by both, not slipped between them.
 constexpr double kOverhang = 0.2;
 
+// Barycentric coordinates of p's projection on the plane of (a, b, c), or false for a degenerate face.
+bool projected_barycentrics(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, Vec3& n, double& area2,
+                            double (&beta)[3]) {
+  n = (b - a).cross(c - a);
+  area2 = n.norm();
+  if (!(area2 > 0.0)) return false;
+  n /= area2;
+  const Vec3 q = p - n.dot(p - a) * n;
+  beta[1] = n.dot((q - a).cross(c - a)) / area2;
+  beta[2] = n.dot((b - a).cross(q - a)) / area2;
+  beta[0] = 1.0 - beta[1] - beta[2];
+  return true;
+}
+
+bool over_face(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  Vec3 n;
+  double area2, beta[3];
+  return projected_barycentrics(p, a, b, c, n, area2, beta) && beta[0] >= -kOverhang && beta[1] >= -kOverhang &&
+         beta[2] >= -kOverhang;
+}
+
 }  // namespace
 
 MeshCollisions::MeshCollisions(const Model& model) {
@@ -44,9 +65,22 @@ void MeshCollisions::begin_substep(const VecX& x_start, const VecX& x_predicted)
     Pair p{mesh_->vertices[static_cast<std::size_t>(v)], {mesh_->faces(f, 0), mesh_->faces(f, 1), mesh_->faces(f, 2)},
            0.0};
     const Vec3 a = position(x_start, p.face[0]), b = position(x_start, p.face[1]), cc = position(x_start, p.face[2]);
-    const Vec3 n = (b - a).cross(cc - a);
-    const double side = n.dot(position(x_start, p.vertex) - a);
+    const Vec3 x0 = position(x_start, p.vertex);
+    const double side = (b - a).cross(cc - a).dot(x0 - a);
     if (side == 0.0 || !std::isfinite(side)) continue;  // on the face's plane: no side to keep
+    // The side means something only where the vertex is over the face: at the substep's start,
+    // or where its predicted path crosses the face's (predicted) plane. A vertex beside the face
+    // (resting on the top of a box next to the rim of a side face) is not on the face's "inner
+    // side" and must be free to slide over the rim.
+    if (!over_face(x0, a, b, cc)) {
+      const Vec3 pa = position(x_predicted, p.face[0]), pb = position(x_predicted, p.face[1]),
+                 pc = position(x_predicted, p.face[2]), x1 = position(x_predicted, p.vertex);
+      const Vec3 n1 = (pb - pa).cross(pc - pa);
+      const double s0 = n1.dot(x0 - pa), s1 = n1.dot(x1 - pa);
+      if (!(s0 * s1 <= 0.0 && s0 != s1)) continue;  // no crossing of the plane
+      const Vec3 crossing = x0 + s0 / (s0 - s1) * (x1 - x0);
+      if (!over_face(crossing, pa, pb, pc)) continue;
+    }
     p.side = side > 0.0 ? 1.0 : -1.0;
     pairs_.push_back(p);
   }
@@ -60,18 +94,14 @@ int MeshCollisions::project(VecX& x, const std::vector<double>& inverse_mass) co
   for (const Pair& pair : pairs_) {
     const Vec3 p = position(x, pair.vertex), a = position(x, pair.face[0]), b = position(x, pair.face[1]),
                c = position(x, pair.face[2]);
-    Vec3 n = (b - a).cross(c - a);
-    const double area2 = n.norm();
-    if (!(area2 > 0.0)) continue;
-    n /= area2;
+    Vec3 n;
+    double area2, beta[3];
+    if (!projected_barycentrics(p, a, b, c, n, area2, beta)) continue;
     const double d = pair.side * n.dot(p - a);
     if (d >= thickness_) continue;
-    // Barycentric coordinates of p's projection on the face's plane: only a vertex over the face
-    // is pushed (past its edges the neighbouring faces take over).
-    const Vec3 q = p - n.dot(p - a) * n;
-    const double beta_b = n.dot((q - a).cross(c - a)) / area2, beta_c = n.dot((b - a).cross(q - a)) / area2;
-    const double beta_a = 1.0 - beta_b - beta_c;
-    if (beta_a < -kOverhang || beta_b < -kOverhang || beta_c < -kOverhang) continue;
+    // Only a vertex over the face is pushed (past its edges the neighbouring faces take over).
+    if (beta[0] < -kOverhang || beta[1] < -kOverhang || beta[2] < -kOverhang) continue;
+    const double beta_a = beta[0], beta_b = beta[1], beta_c = beta[2];
     const double wp = w(pair.vertex), wa = w(pair.face[0]), wb = w(pair.face[1]), wc = w(pair.face[2]);
     const double denominator = wp + beta_a * beta_a * wa + beta_b * beta_b * wb + beta_c * beta_c * wc;
     if (denominator == 0.0) continue;

@@ -3,7 +3,8 @@
 // integrators (3D): vertex-triangle constraints on the IPC term's collision mesh (Müller et al.
 // 2007, §4.4, "Collisions"; Li & Jiang 2025, §33.2). At a substep's start the broad phase finds
 // the vertex-face pairs whose boxes, swept from the substep's start to its prediction, come within
-// the thickness, and each pair records which side of its face the vertex is on. Every sweep then
+// the thickness and whose vertex is over the face at the start or crosses it on its predicted path,
+// and each pair records which side of its face the vertex is on. Every sweep then
 // pushes a vertex that lies over its face closer than the thickness, or on the other side, back to
 // the thickness on its own side: C = s n . (p - a) - thickness >= 0, with the face's vertices
 // moved by their barycentric weights. The side comes from the substep's start, so a vertex that

@@ -71,8 +71,8 @@ void check_modal_integrator(Scene& scene) {
 }
 
 // The position-based integrators (pbd/xpbd_stepper.hpp) project contact with analytic obstacles
-// themselves, with positional friction of contact.friction.mu; contact between and within bodies
-// and mesh obstacles are not projected yet (docs/pbd.md).
+// themselves, with positional friction of contact.friction.mu, and in 3D contact between and
+// within bodies and with mesh obstacles on the IPC term's collision mesh (docs/pbd.md).
 void check_position_based_integrator(Scene& scene) {
   const char* method = name_of(scene.integrator.type);
   // Contact between and within bodies, and with mesh obstacles, is projected on the IPC term's
