@@ -1,5 +1,6 @@
-// Triangle shells: membrane and hinge-bending energies against finite differences, zero energy
-// at rest and under rigid motion, the dihedral angle of a known fold.
+// Triangle shells: membrane, hinge and isometric bending energies against finite differences,
+// zero energy at rest and under rigid motion, the dihedral angle of a known fold, the isometric
+// energy equal to the hinge energy for small folds, and a curved rest shape refused by it.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
@@ -7,6 +8,7 @@
 #include <random>
 
 #include "softsim/fem/hinge_bending.hpp"
+#include "softsim/fem/isometric_bending.hpp"
 #include "softsim/fem/shell_membrane.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/model/model.hpp"
@@ -143,6 +145,49 @@ TEST(HingeBending, ZeroWhenFlatOrRigidAndAngleOfAFold) {
   VecX Y = X;
   for (int i = 0; i < 4; ++i) Y.segment<3>(3 * i) = R * X.segment<3>(3 * i);
   EXPECT_NEAR(test::potential(s->model, Y, AssemblyOutputs{}), 0.0, 1e-12);
+}
+
+TEST(IsometricBending, DerivativesMatchFiniteDifferencesAndTheHessianIsConstant) {
+  const Mesh m = sheet();
+  auto s = make(m, std::make_unique<IsometricBending>(m.cells, m.vertices, 0.5));
+  EXPECT_EQ(static_cast<const IsometricBending*>(s->term)->num_hinges(), 8);
+  check_derivatives(s->model, perturbed(s->model.rest_positions, 0.15, 11));
+  check_derivatives(s->model, perturbed(s->model.rest_positions, 0.4, 12));
+}
+
+TEST(IsometricBending, MatchesTheHingeEnergyForSmallFoldsAndIsZeroUnderRigidMotion) {
+  // An irregular pair of triangles sharing the edge (0,0,0)-(1,0,0), in the x-z plane.
+  Mesh m;
+  m.vertices.resize(4, 3);
+  m.vertices << 0, 0, 0, 1, 0, 0, 0.3, 0, 0.8, 0.6, 0, -0.7;
+  m.cells.resize(2, 3);
+  m.cells << 0, 1, 2, 1, 0, 3;
+  auto iso = make(m, std::make_unique<IsometricBending>(m.cells, m.vertices, 2.0));
+  auto hinge = make(m, std::make_unique<HingeBending>(m.cells, m.vertices, 2.0));
+  const VecX X = iso->model.rest_positions;
+  EXPECT_NEAR(test::potential(iso->model, X, AssemblyOutputs{}), 0.0, 1e-14);
+  for (double theta : {1e-3, 1e-2, 0.1}) {
+    VecX folded = X;  // the wing x3 rotated about the edge (the x axis) by theta
+    folded.segment<3>(9) = Eigen::AngleAxisd(theta, Vec3::UnitX()) * X.segment<3>(9);
+    const double e_iso = test::potential(iso->model, folded, AssemblyOutputs{});
+    const double e_hinge = test::potential(hinge->model, folded, AssemblyOutputs{});
+    EXPECT_GT(e_hinge, 0.0);
+    // |sum K x| = |e| sin-like in theta (1 - O(theta^2)): the ratio is 1 to O(theta^2).
+    EXPECT_NEAR(e_iso / e_hinge, 1.0, theta * theta) << "theta = " << theta;
+  }
+  const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, 2, -0.5).normalized()).toRotationMatrix();
+  VecX Y = X;
+  for (int i = 0; i < 4; ++i) Y.segment<3>(3 * i) = R * X.segment<3>(3 * i) + Vec3(0.3, -2, 1);
+  EXPECT_NEAR(test::potential(iso->model, Y, AssemblyOutputs{}), 0.0, 1e-12);
+}
+
+TEST(IsometricBending, RefusesACurvedRestShape) {
+  Mesh m;
+  m.vertices.resize(4, 3);
+  m.vertices << 0, 0, 0, 1, 0, 0, 0.5, 0, 1, 0.5, 0.3, -1;  // the second wing bent up at rest
+  m.cells.resize(2, 3);
+  m.cells << 0, 1, 2, 1, 0, 3;
+  EXPECT_THROW(IsometricBending(m.cells, m.vertices, 1.0), std::invalid_argument);
 }
 
 }  // namespace

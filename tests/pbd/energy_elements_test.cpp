@@ -59,6 +59,16 @@ TEST(EnergyElements, MembraneAndHingeElementsMatchFiniteDifferencesAndSumToTheMo
   check_elements(run.model, 1e-3, 72);
 }
 
+TEST(EnergyElements, IsometricBendingElementsMatchFiniteDifferencesAndSumToTheModelEnergy) {
+  nlohmann::json j = test::pbd_hanging_cloth("xpbd", 4);
+  j["bodies"][0]["material"]["bending"] = "isometric";
+  test::PbdRun run(j);
+  bool isometric = false;
+  for (const auto& term : run.model.energies()) isometric |= term->name() == "isometric_bending";
+  ASSERT_TRUE(isometric);
+  check_elements(run.model, 1e-3, 72);
+}
+
 TEST(EnergyElements, TheEnclosedVolumeIsOneElementOverTheWholeSurface) {
   const auto dir = std::filesystem::temp_directory_path() / "softsim_pbd_elements";
   nlohmann::json j = test::pbd_balloon(dir);

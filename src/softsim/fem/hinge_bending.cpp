@@ -1,11 +1,11 @@
 #include "softsim/fem/hinge_bending.hpp"
 
 #include <Eigen/Geometry>
-#include <map>
 
 #include "softsim/core/gradient_jet.hpp"
 #include "softsim/core/jet.hpp"
 #include "softsim/core/psd_projection.hpp"
+#include "softsim/fem/shell_hinges.hpp"
 
 namespace softsim {
 
@@ -40,30 +40,11 @@ T hinge_angle(const T (&p)[4][3]) {
 }  // namespace
 
 HingeBending::HingeBending(const MatXi& triangles, const MatX& rest, double stiffness) : stiffness_(stiffness) {
-  // Interior edges: pair the two triangles that share an undirected edge, orienting the hinge
-  // by the first triangle (x0 -> x1 as in that triangle, x2 its third vertex).
-  std::map<std::pair<int, int>, std::pair<int, int>> first_use;  // edge -> (triangle, local edge)
-  std::vector<Eigen::Vector4i> hinges;
-  for (int t = 0; t < triangles.rows(); ++t)
-    for (int k = 0; k < 3; ++k) {
-      const int i = triangles(t, k), j = triangles(t, (k + 1) % 3), opposite = triangles(t, (k + 2) % 3);
-      const auto key = std::minmax(i, j);
-      auto it = first_use.find(key);
-      if (it == first_use.end()) {
-        first_use[key] = {t, k};
-        continue;
-      }
-      const auto [t0, k0] = it->second;
-      const int a = triangles(t0, k0), b = triangles(t0, (k0 + 1) % 3), c = triangles(t0, (k0 + 2) % 3);
-      hinges.emplace_back(a, b, c, opposite);
-      (void)i;
-      (void)j;
-    }
-  hinges_.resize(static_cast<int>(hinges.size()), 4);
-  for (std::size_t h = 0; h < hinges.size(); ++h) hinges_.row(h) = hinges[h].transpose();
+  hinges_ = interior_hinges(triangles);
+  const auto hinge_count = static_cast<std::size_t>(hinges_.rows());
   const VecX X = flatten_rows(rest);
-  rest_angle_.resize(hinges.size());
-  weight_.resize(hinges.size());
+  rest_angle_.resize(hinge_count);
+  weight_.resize(hinge_count);
   for (int h = 0; h < hinges_.rows(); ++h) {
     rest_angle_[h] = dihedral_angle(X, h);
     const Vec3 x0 = X.segment<3>(hinges_(h, 0) * 3), x1 = X.segment<3>(hinges_(h, 1) * 3);

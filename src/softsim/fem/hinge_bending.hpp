@@ -3,6 +3,7 @@
 // the 3|e|^2/A weighting): for every interior edge e shared by triangles (x0, x1, x2) and
 // (x1, x0, x3), E = k_b (theta - theta_rest)^2 * 3 |e_rest|^2 / (A0_rest + A1_rest), theta the
 // signed dihedral angle. Derivatives by second-order forward-mode AD.
+#include "softsim/fem/shell_hinges.hpp"
 #include "softsim/model/energy.hpp"
 
 namespace softsim {
@@ -23,7 +24,7 @@ class HingeBending : public Energy {
   double hinge_energy(const VecX& x, int h, double* grad) const;
 
  private:
-  Eigen::Matrix<int, Eigen::Dynamic, 4> hinges_;  // x0, x1 (the edge), x2, x3 (the wings)
+  Hinges hinges_;  // x0, x1 (the edge), x2, x3 (the wings)
   std::vector<double> rest_angle_, weight_;
   double stiffness_;
   int set_ = -1;

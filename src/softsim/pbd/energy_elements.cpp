@@ -10,6 +10,7 @@
 #include "softsim/contact/friction/lagged_friction.hpp"
 #include "softsim/contact/penalty/penalty_contact.hpp"
 #include "softsim/fem/hinge_bending.hpp"
+#include "softsim/fem/isometric_bending.hpp"
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/shell_membrane.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
@@ -47,11 +48,26 @@ struct MembraneSource : EnergyElements::Source {
   double energy(const VecX& x, int t, double* grad) const override { return term.element_energy(x, t, grad); }
 };
 
+// Either bending energy (hinge or isometric), one element per hinge.
+template <class Bending>
 struct HingeSource : EnergyElements::Source {
-  const HingeBending& term;
-  explicit HingeSource(const HingeBending& t) : term(t) {}
+  const Bending& term;
+  explicit HingeSource(const Bending& t) : term(t) {}
   double energy(const VecX& x, int h, double* grad) const override { return term.hinge_energy(x, h, grad); }
 };
+
+template <class Bending>
+bool add_bending(const Energy& term, std::vector<std::pair<std::unique_ptr<EnergyElements::Source>, std::vector<std::vector<int>>>>& out) {
+  const auto* b = dynamic_cast<const Bending*>(&term);
+  if (!b) return false;
+  std::vector<std::vector<int>> hinges;
+  for (int k = 0; k < b->num_hinges(); ++k) {
+    const auto v = b->hinge(k);
+    hinges.push_back({v[0], v[1], v[2], v[3]});
+  }
+  out.emplace_back(std::make_unique<HingeSource<Bending>>(*b), hinges);
+  return true;
+}
 
 // The enclosed volume's W(V) as one element over every vertex of the closed surface: the global
 // volume constraint of Li & Jiang 2025, §33.3 with the compliance of the scene's volume law. A
@@ -147,13 +163,8 @@ EnergyElements::EnergyElements(const Model& model) {
       continue;
     if (const auto* m = dynamic_cast<const ShellMembrane*>(term.get())) {
       found.emplace_back(std::make_unique<MembraneSource>(*m), rows_of(m->triangles()));
-    } else if (const auto* h = dynamic_cast<const HingeBending*>(term.get())) {
-      std::vector<std::vector<int>> hinges;
-      for (int k = 0; k < h->num_hinges(); ++k) {
-        const auto v = h->hinge(k);
-        hinges.push_back({v[0], v[1], v[2], v[3]});
-      }
-      found.emplace_back(std::make_unique<HingeSource>(*h), hinges);
+    } else if (add_bending<HingeBending>(*term, found) || add_bending<IsometricBending>(*term, found)) {
+      continue;
     } else if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) {
       std::vector<int> ids(v->faces().data(), v->faces().data() + v->faces().size());
       std::sort(ids.begin(), ids.end());

@@ -80,6 +80,15 @@ struct EnumNames<MassDistribution> {
                                                                        {MassDistribution::uniform, "uniform"}};
 };
 
+// A shell's bending energy: the dihedral hinge energy (Grinspun et al. 2003; any rest shape) or
+// the quadratic isometric one (Bergou et al. 2006; a flat rest shape, constant Hessian).
+enum class BendingModel { hinge, isometric };
+template <>
+struct EnumNames<BendingModel> {
+  static constexpr std::pair<BendingModel, const char*> table[] = {{BendingModel::hinge, "hinge"},
+                                                                   {BendingModel::isometric, "isometric"}};
+};
+
 struct MaterialSpec {
   std::string model = "neo_hookean";  // a name of material_model_names()
   double youngs_modulus = 1e5;  // Pa
@@ -88,6 +97,7 @@ struct MaterialSpec {
   double spring_stiffness = 1e3;  // mass_spring bodies: k of Li & Jiang 2025, eq. 4.3.1
   double thickness = 1e-3;        // shell bodies (m)
   std::optional<double> bending_stiffness;  // shell bodies (J); default E h^3 / (12 (1 - nu^2))
+  BendingModel bending = BendingModel::hinge;  // shell bodies
   MassDistribution mass = MassDistribution::lumped;
 };
 

@@ -5,6 +5,7 @@
 
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/hinge_bending.hpp"
+#include "softsim/fem/isometric_bending.hpp"
 #include "softsim/fem/mass.hpp"
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/shell_membrane.hpp"
@@ -105,7 +106,15 @@ int add_shell(Model& model, const Mesh& mesh, int first, const MaterialSpec& m, 
   const double h = m.thickness, nu = m.poisson_ratio;
   const double kb = m.bending_stiffness.value_or(m.youngs_modulus * h * h * h / (12.0 * (1.0 - nu * nu)));
   const int term = model.add_energy(std::move(membrane));
-  if (kb > 0.0) model.add_energy(std::make_unique<HingeBending>(triangles, rest, kb));
+  if (kb > 0.0 && m.bending == BendingModel::isometric) {
+    try {
+      model.add_energy(std::make_unique<IsometricBending>(triangles, rest, kb));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(source + ": material.bending: " + e.what());
+    }
+  } else if (kb > 0.0) {
+    model.add_energy(std::make_unique<HingeBending>(triangles, rest, kb));
+  }
   return term;
 }
 

@@ -81,6 +81,8 @@ MaterialSpec read_material(const JsonReader& r, BodyKind kind) {
   m.spring_stiffness = r.positive("stiffness", m.spring_stiffness);
   m.thickness = r.positive("thickness", m.thickness);
   if (r.has("bending_stiffness")) m.bending_stiffness = r.number("bending_stiffness", 0.0, 0.0);
+  if (r.has("bending") && kind != BodyKind::shell) r.fail("bending", "applies to shell bodies only");
+  m.bending = r.choice("bending", m.bending);
   if (kind == BodyKind::shell && !ShellMembrane::supports(m.model))
     r.fail("model", "shells support \"stvk\" and \"neo_hookean\" membranes, got \"" + m.model + "\"");
   m.mass = r.choice("mass", MassDistribution::lumped);
