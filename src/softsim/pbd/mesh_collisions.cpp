@@ -30,6 +30,20 @@ bool projected_barycentrics(const Vec3& p, const Vec3& a, const Vec3& b, const V
   return true;
 }
 
+// Parameters (s, t) of the closest points a0 + s (a1 - a0) and b0 + t (b1 - b0) of two lines, and
+// whether both lie on their segments; false for (nearly) parallel lines. No overhang here: two
+// edges of one flat sheet that do not share a vertex have lines that meet off at least one of the
+// segments, and must not be pushed apart out of the sheet.
+bool closest_on_segments(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1, double& s, double& t) {
+  const Vec3 u = a1 - a0, v = b1 - b0, r = a0 - b0;
+  const double uu = u.dot(u), uv = u.dot(v), vv = v.dot(v), ur = u.dot(r), vr = v.dot(r);
+  const double den = uu * vv - uv * uv;
+  if (!(den > 1e-12 * uu * vv)) return false;
+  s = (uv * vr - vv * ur) / den;
+  t = (uu * vr - uv * ur) / den;
+  return s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0;
+}
+
 bool over_face(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   Vec3 n;
   double area2, beta[3];
@@ -84,6 +98,26 @@ void MeshCollisions::begin_substep(const VecX& x_start, const VecX& x_predicted)
     p.side = side > 0.0 ? 1.0 : -1.0;
     pairs_.push_back(p);
   }
+  edge_pairs_.clear();
+  edge_pairs_.reserve(c.edge_edge.size());
+  for (const auto& [ea, eb] : c.edge_edge) {
+    EdgePair p{{mesh_->edges(ea, 0), mesh_->edges(ea, 1)}, {mesh_->edges(eb, 0), mesh_->edges(eb, 1)}, 0.0};
+    const Vec3 a0 = position(x_start, p.a[0]), a1 = position(x_start, p.a[1]), b0 = position(x_start, p.b[0]),
+               b1 = position(x_start, p.b[1]);
+    const double side = (a1 - a0).cross(b1 - b0).dot(a0 - b0);
+    if (side == 0.0 || !std::isfinite(side)) continue;
+    double s = 0.0, t = 0.0;
+    if (!closest_on_segments(a0, a1, b0, b1, s, t)) {
+      // Kept too when the edges' closest points come onto both segments by the prediction's end
+      // with the lines passed through each other.
+      const Vec3 pa0 = position(x_predicted, p.a[0]), pa1 = position(x_predicted, p.a[1]),
+                 pb0 = position(x_predicted, p.b[0]), pb1 = position(x_predicted, p.b[1]);
+      const double predicted_side = (pa1 - pa0).cross(pb1 - pb0).dot(pa0 - pb0);
+      if (!(predicted_side * side <= 0.0) || !closest_on_segments(pa0, pa1, pb0, pb1, s, t)) continue;
+    }
+    p.side = side > 0.0 ? 1.0 : -1.0;
+    edge_pairs_.push_back(p);
+  }
 }
 
 int MeshCollisions::project(VecX& x, const std::vector<double>& inverse_mass) const {
@@ -112,6 +146,25 @@ int MeshCollisions::project(VecX& x, const std::vector<double>& inverse_mass) co
     if (wa > 0.0) x.segment<3>(3 * pair.face[0]) -= wa * beta_a * step;
     if (wb > 0.0) x.segment<3>(3 * pair.face[1]) -= wb * beta_b * step;
     if (wc > 0.0) x.segment<3>(3 * pair.face[2]) -= wc * beta_c * step;
+  }
+  for (const EdgePair& pair : edge_pairs_) {
+    const Vec3 a0 = position(x, pair.a[0]), a1 = position(x, pair.a[1]), b0 = position(x, pair.b[0]),
+               b1 = position(x, pair.b[1]);
+    double s = 0.0, t = 0.0;
+    if (!closest_on_segments(a0, a1, b0, b1, s, t)) continue;
+    const Vec3 n = (a1 - a0).cross(b1 - b0).normalized();
+    const double d = pair.side * n.dot(a0 - b0);
+    if (d >= thickness_) continue;
+    const double weights[4] = {1.0 - s, s, -(1.0 - t), -t};  // of a0, a1, b0, b1 in a0 - b0 along n
+    const int ids[4] = {pair.a[0], pair.a[1], pair.b[0], pair.b[1]};
+    double denominator = 0.0;
+    for (int k = 0; k < 4; ++k) denominator += weights[k] * weights[k] * w(ids[k]);
+    if (denominator == 0.0) continue;
+    ++violated;
+    // C = s n . (a(s) - b(t)) - thickness with n, s, t held: grad_k C = side weights[k] n.
+    const Vec3 step = (-(d - thickness_) / denominator * pair.side) * n;
+    for (int k = 0; k < 4; ++k)
+      if (const double wk = w(ids[k]); wk > 0.0) x.segment<3>(3 * ids[k]) += wk * weights[k] * step;
   }
   return violated;
 }

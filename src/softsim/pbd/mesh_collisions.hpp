@@ -7,10 +7,13 @@
 // and each pair records which side of its face the vertex is on. Every sweep then
 // pushes a vertex that lies over its face closer than the thickness, or on the other side, back to
 // the thickness on its own side: C = s n . (p - a) - thickness >= 0, with the face's vertices
-// moved by their barycentric weights. The side comes from the substep's start, so a vertex that
-// passes through a face within a substep is pulled back, not pushed through.
-// Limits: edge-edge crossings are not constrained (two edges can pass through each other while
-// no vertex crosses a face), and there is no friction between bodies. Pairs are projected one
+// moved by their barycentric weights. Edge pairs the same way (Bridson et al. 2002, §6.1): the side
+// is the sign of (a1 - a0) x (b1 - b0) . (a0 - b0), which changes exactly when the edges' lines pass
+// through each other, and C = s n . (a0 - b0) - thickness >= 0 with n the unit normal of both
+// edges, projected where their closest points lie on both segments; the four vertices move by the
+// closest points' weights. The side comes from the substep's start, so an element that passes
+// through another within a substep is pulled back, not pushed through.
+// Limits: there is no friction between bodies. Pairs are projected one
 // after another in the broad phase's sorted order: deterministic for any thread count.
 #include <array>
 #include <vector>
@@ -31,7 +34,7 @@ class MeshCollisions {
 
   // Finds the substep's pairs from its start x_start and its prediction x_predicted.
   void begin_substep(const VecX& x_start, const VecX& x_predicted);
-  std::size_t pairs() const { return pairs_.size(); }
+  std::size_t pairs() const { return pairs_.size() + edge_pairs_.size(); }
 
   // Projects every pair once; returns how many were violated.
   int project(VecX& x, const std::vector<double>& inverse_mass) const;
@@ -46,6 +49,11 @@ class MeshCollisions {
     double side;               // +1 or -1: the side of the face the vertex started on
   };
   std::vector<Pair> pairs_;
+  struct EdgePair {
+    std::array<int, 2> a, b;  // global ids
+    double side;              // +1 or -1: the sign of (a1 - a0) x (b1 - b0) . (a0 - b0) at the start
+  };
+  std::vector<EdgePair> edge_pairs_;
 };
 
 }  // namespace softsim
