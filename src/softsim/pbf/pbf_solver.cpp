@@ -175,6 +175,14 @@ double PbfSolver<D>::wall_density(const VecD<D>& p, VecD<D>& gradient) const {
 }
 
 template <int D>
+double PbfSolver<D>::density_at(const std::vector<VecD<D>>& p, const NeighbourGrid<D>& grid, std::size_t i) const {
+  double w = kernels_.poly6(0.0);
+  for (const int* j = grid.begin(i); j != grid.end(i); ++j) w += kernels_.poly6((p[i] - p[*j]).squaredNorm());
+  VecD<D> unused;
+  return mass_ * w + wall_density(p[i], unused);
+}
+
+template <int D>
 void PbfSolver<D>::enforce_boundaries(std::vector<VecD<D>>& p, double t) const {
   const double margin = 0.5 * options_.spacing;
   const VecD<D> lo = options_.domain_lo.array() + margin, hi = options_.domain_hi.array() - margin;
@@ -245,13 +253,7 @@ void PbfSolver<D>::update_velocities(double dt) {
   parallel_for(n, [&](std::size_t i) { v_[i] = (predicted_[i] - x_[i]) / dt; });
   if (options_.vorticity == 0.0 && options_.xsph == 0.0) return;
   // Densities at the corrected positions: the neighbours' volumes m / rho_j.
-  const double self = kernels_.poly6(0.0);
-  parallel_for(n, [&](std::size_t i) {
-    double w = self;
-    for (const int* j = grid_.begin(i); j != grid_.end(i); ++j) w += kernels_.poly6((predicted_[i] - predicted_[*j]).squaredNorm());
-    VecD<D> unused;
-    density_[i] = mass_ * w + wall_density(predicted_[i], unused);
-  });
+  parallel_for(n, [&](std::size_t i) { density_[i] = density_at(predicted_, grid_, i); });
   if (options_.vorticity > 0.0) {
     // omega_i = sum_j V_j grad W_ij x (v_j - v_i); eta_i = sum_j V_j (|omega_j| - |omega_i|) grad W_ij;
     // v_i += dt eps N x omega_i with N = eta / |eta|  (Macklin & Müller eq. 15-16)
@@ -325,13 +327,7 @@ std::vector<double> PbfSolver<D>::densities() const {
   NeighbourGrid<D> grid(options_.domain_lo, options_.domain_hi, kernels_.h);
   grid.build(x_);
   std::vector<double> rho(x_.size());
-  const double self = kernels_.poly6(0.0);
-  parallel_for(x_.size(), [&](std::size_t i) {
-    double w = self;
-    for (const int* j = grid.begin(i); j != grid.end(i); ++j) w += kernels_.poly6((x_[i] - x_[*j]).squaredNorm());
-    VecD<D> unused;
-    rho[i] = mass_ * w + wall_density(x_[i], unused);
-  });
+  parallel_for(x_.size(), [&](std::size_t i) { rho[i] = density_at(x_, grid, i); });
   return rho;
 }
 

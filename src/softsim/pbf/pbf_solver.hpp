@@ -101,6 +101,8 @@ class PbfSolver {
 
  private:
   double row_density(double z, double* slope) const;
+  // Particle i's SPH density at positions p with their neighbours in grid, the walls' share included.
+  double density_at(const std::vector<VecD<D>>& p, const NeighbourGrid<D>& grid, std::size_t i) const;
   void enforce_boundaries(std::vector<VecD<D>>& p, double t) const;
   void solve_density(double dt);
   void update_velocities(double dt);
