@@ -1,10 +1,13 @@
 // Contact between and within bodies and with mesh obstacles under XPBD (pbd/mesh_collisions.hpp):
 // a cloth thrown at a static mesh floor fast enough to cross it within one substep stays on its
-// side, at the thickness; a cloth piling on a small sphere and the ground folds onto itself with
+// side, at the thickness; blocks on a slope, on a mesh floor and on each other, slide with
+// Coulomb's acceleration or stick, and edge contacts carry friction too; a cloth piling on a small sphere and the ground folds onto itself with
 // no self-intersection after any step (the exact check of tests/support), where without the
 // constraints it crosses itself; two strips crossing at right angles, where only edges meet, stay
 // apart; one and two threads give the same bits.
 #include <gtest/gtest.h>
+#include <cmath>
+#include <cstdio>
 #include <tbb/global_control.h>
 
 #include "pbd_scenes.hpp"
@@ -115,6 +118,98 @@ TEST(MeshCollisions, EdgesCrossingAtRightAnglesDoNotPassThroughEachOther) {
   EXPECT_GT(upper_lowest(held), 0.05);  // resting on the lower strip (measured 2.5 mm above its plane)
   EXPECT_LT(upper_lowest(held), 0.05 + 1.5 * 0.004);
   EXPECT_LT(upper_lowest(free), 0.05);  // without the constraints it passes through, to the ground
+}
+
+// Friction between bodies (and with mesh obstacles): a 10 cm block on a slope of 30 degrees
+// (gravity tilted, the floor at y = 0), resting on a mesh floor or on a second block whose bottom
+// is held. The mean acceleration along the slope over [0.1 s, 0.4 s] is Coulomb's
+// g (sin theta - mu cos theta) when mu < tan theta, and zero (it sticks) when mu > tan 30 = 0.577.
+constexpr double kG = 9.81, kTheta = 30.0 * M_PI / 180.0;
+
+nlohmann::json block(const char* name, Vec3 size, Vec3 centre) {
+  return {{"name", name},
+          {"generator", {{"type", "box"}, {"size", {size[0], size[1], size[2]}}, {"resolution", {2, 2, 2}}}},
+          {"transform", {{"translate", {centre[0], centre[1], centre[2]}}}},
+          {"material", {{"model", "stable_neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 1000}}}};
+}
+
+nlohmann::json block_on_slope(double mu, bool on_block, const std::filesystem::path& dir) {
+  const double thickness = 0.002;
+  nlohmann::json j = {{"dim", 3},
+                      {"time", {{"dt", 0.01}, {"steps", 1}}},
+                      {"gravity", {kG * std::sin(kTheta), -kG * std::cos(kTheta), 0}},
+                      {"integrator", {{"type", "xpbd"}, {"substeps", 20}, {"iterations", 2}}},
+                      {"contact", {{"dhat", thickness}, {"friction", {{"mu", mu}}}}}};
+  if (on_block) {
+    // The lower block (1 m long) has its bottom held; the upper starts at its uphill end.
+    j["bodies"] = {block("lower", Vec3(1.0, 0.05, 0.2), Vec3(0.0, 0.025, 0.0)),
+                   block("upper", Vec3(0.1, 0.1, 0.1), Vec3(-0.4, 0.05 + 0.05 + 1.05 * thickness, 0.0))};
+    j["bodies"][0]["generator"]["resolution"] = {8, 1, 2};
+    j["bodies"][0]["fixed"] = {{{"box", {{-1, -0.01, -1}, {1, 0.01, 1}}}}};
+  } else {
+    Mesh floor;
+    floor.vertices.resize(4, 3);
+    floor.vertices << -3, 0, -1, 3, 0, -1, 3, 0, 1, -3, 0, 1;
+    floor.cells.resize(2, 3);
+    floor.cells << 0, 2, 1, 0, 3, 2;
+    write_obj_surface(dir / "floor.obj", floor);
+    j["obstacles"] = {{{"type", "mesh"}, {"name", "floor"}, {"mesh", "floor.obj"}}};
+    j["bodies"] = {block("block", Vec3(0.1, 0.1, 0.1), Vec3(-0.4, 0.05 + 1.05 * thickness, 0.0))};
+  }
+  return j;
+}
+
+// The mean x velocity of the last body's vertices.
+double mean_velocity_x(const PbdRun& run) {
+  const Body& b = run.model.bodies.back();
+  double sum = 0.0;
+  const int n = static_cast<int>(b.mesh.vertices.rows());
+  for (int i = 0; i < n; ++i) sum += run.state.v[3 * (b.first_vertex + i)];
+  return sum / n;
+}
+
+double slope_acceleration(double mu, bool on_block) {
+  TempDir dir("pbd_block_slope");
+  PbdRun run(block_on_slope(mu, on_block, dir.path()), (dir.path() / "slope.json").string());
+  run.run(10);  // settle onto the support
+  const double v0 = mean_velocity_x(run);
+  run.run(30);
+  const double a = (mean_velocity_x(run) - v0) / 0.3;
+  const double coulomb = std::max(0.0, kG * (std::sin(kTheta) - mu * std::cos(kTheta)));
+  std::printf("block on %s, mu %.2f: %.4f m/s^2 along the slope, Coulomb %.4f\n", on_block ? "a block" : "a mesh floor",
+              mu, a, coulomb);
+  return a;
+}
+
+TEST(MeshCollisions, ABlockSlidesOnAMeshFloorWithTheCoulombAcceleration) {
+  EXPECT_NEAR(slope_acceleration(0.3, false) / (kG * (std::sin(kTheta) - 0.3 * std::cos(kTheta))), 1.0, 0.03);
+  EXPECT_NEAR(slope_acceleration(0.0, false) / (kG * std::sin(kTheta)), 1.0, 0.03);
+  EXPECT_LT(std::abs(slope_acceleration(0.7, false)), 0.01);
+}
+
+TEST(MeshCollisions, ABlockSlidesOnAnotherWithTheCoulombAccelerationAndSticksAboveTheSlope) {
+  EXPECT_NEAR(slope_acceleration(0.3, true) / (kG * (std::sin(kTheta) - 0.3 * std::cos(kTheta))), 1.0, 0.03);
+  EXPECT_LT(std::abs(slope_acceleration(0.7, true)), 0.01);
+}
+
+// Only edges meet where the strips cross: edge-edge friction holds the upper strip on a slope
+// along its length when mu > tan theta; without friction it slides (0.30 m in the same 0.2 s).
+TEST(MeshCollisions, EdgeContactsCarryFriction) {
+  auto slide = [](double mu) {
+    nlohmann::json j = crossing_strips(true);
+    j["gravity"] = {0, -kG * std::cos(kTheta), kG * std::sin(kTheta)};
+    j["contact"]["friction"]["mu"] = mu;
+    PbdRun run(j);
+    run.run(20);  // lands at about 0.08 s
+    double z0 = 0.0, z1 = 0.0;
+    for (int i = 4; i < 8; ++i) z0 += run.state.x[3 * i + 2] / 4;
+    run.run(20);
+    for (int i = 4; i < 8; ++i) z1 += run.state.x[3 * i + 2] / 4;
+    std::printf("strip, mu %.1f: %.4e m in 0.2 s\n", mu, z1 - z0);
+    return z1 - z0;
+  };
+  EXPECT_LT(std::abs(slide(0.7)), 1e-3);
+  EXPECT_GT(slide(0.0), 0.5 * kG * std::sin(kTheta) * 0.04);  // at least what it would slide from rest
 }
 
 TEST(MeshCollisions, OneAndTwoThreadsGiveTheSameBits) {

@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -12,9 +13,26 @@ namespace softsim {
 
 namespace {
 
-// How far past a face's edges (in barycentric units) a vertex still counts as over the face: a
-// vertex crossing near an edge shared by two faces is caught by both, not slipped between them.
+// How far past a face's edges (in barycentric units) a vertex over it is still pushed: a vertex
+// crossing near an edge shared by two faces is caught by both, not slipped between them. A pair
+// is only made, though, where the vertex is over the face, or crosses it, within half the
+// thickness of its edges (within_overhang): a vertex resting a thickness below the rim of a side
+// face (on the top of a block another block slides on) is not held by that side face, which
+// would stop the slide.
 constexpr double kOverhang = 0.2;
+
+// Whether barycentric coordinates beta of a point over (a, b, c) lie within the overhang, and
+// within half the thickness of the edges.
+bool within_overhang(const double (&beta)[3], const Vec3& a, const Vec3& b, const Vec3& c, double area2,
+                     double thickness) {
+  const Vec3* corners[3] = {&a, &b, &c};
+  for (int k = 0; k < 3; ++k) {
+    if (beta[k] >= 0.0) continue;
+    const double height = area2 / (*corners[(k + 2) % 3] - *corners[(k + 1) % 3]).norm();  // from corner k
+    if (beta[k] < -std::min(kOverhang, 0.5 * thickness / height)) return false;
+  }
+  return true;
+}
 
 // Barycentric coordinates of p's projection on the plane of (a, b, c), or false for a degenerate face.
 bool projected_barycentrics(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, Vec3& n, double& area2,
@@ -44,11 +62,10 @@ bool closest_on_segments(const Vec3& a0, const Vec3& a1, const Vec3& b0, const V
   return s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0;
 }
 
-bool over_face(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+bool over_face(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double thickness) {
   Vec3 n;
   double area2, beta[3];
-  return projected_barycentrics(p, a, b, c, n, area2, beta) && beta[0] >= -kOverhang && beta[1] >= -kOverhang &&
-         beta[2] >= -kOverhang;
+  return projected_barycentrics(p, a, b, c, n, area2, beta) && within_overhang(beta, a, b, c, area2, thickness);
 }
 
 }  // namespace
@@ -86,14 +103,14 @@ void MeshCollisions::begin_substep(const VecX& x_start, const VecX& x_predicted)
     // or where its predicted path crosses the face's (predicted) plane. A vertex beside the face
     // (resting on the top of a box next to the rim of a side face) is not on the face's "inner
     // side" and must be free to slide over the rim.
-    if (!over_face(x0, a, b, cc)) {
+    if (!over_face(x0, a, b, cc, thickness_)) {
       const Vec3 pa = position(x_predicted, p.face[0]), pb = position(x_predicted, p.face[1]),
                  pc = position(x_predicted, p.face[2]), x1 = position(x_predicted, p.vertex);
       const Vec3 n1 = (pb - pa).cross(pc - pa);
       const double s0 = n1.dot(x0 - pa), s1 = n1.dot(x1 - pa);
       if (!(s0 * s1 <= 0.0 && s0 != s1)) continue;  // no crossing of the plane
       const Vec3 crossing = x0 + s0 / (s0 - s1) * (x1 - x0);
-      if (!over_face(crossing, pa, pb, pc)) continue;
+      if (!over_face(crossing, pa, pb, pc, thickness_)) continue;
     }
     p.side = side > 0.0 ? 1.0 : -1.0;
     pairs_.push_back(p);
@@ -120,51 +137,84 @@ void MeshCollisions::begin_substep(const VecX& x_start, const VecX& x_predicted)
   }
 }
 
-int MeshCollisions::project(VecX& x, const std::vector<double>& inverse_mass) const {
+template <int N>
+void MeshCollisions::apply_friction(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass,
+                                    const int (&ids)[N], const double (&weights)[N], const Vec3& normal, double pushed,
+                                    Vec3& taken, double mu_static, double mu_kinetic) const {
+  if (!(pushed > 0.0) || !(mu_kinetic > 0.0 || mu_static > 0.0)) return;
+  double w[N], denominator = 0.0;
+  Vec3 relative = taken;  // as if no friction had acted yet: what earlier sweeps removed is added back
+  for (int k = 0; k < N; ++k) {
+    w[k] = mesh_->is_static_vertex(ids[k]) ? 0.0 : inverse_mass[static_cast<std::size_t>(ids[k])];
+    denominator += weights[k] * weights[k] * w[k];
+    relative += weights[k] * (position(x, ids[k]) - position(x_start, ids[k]));
+  }
+  if (!(denominator > 0.0)) return;
+  const Vec3 tangential = relative - relative.dot(normal) * normal;
+  const double slide = tangential.norm();
+  Vec3 take = Vec3::Zero();
+  if (slide > 0.0)
+    take = slide <= mu_static * pushed ? tangential : Vec3(tangential * std::min(mu_kinetic * pushed / slide, 1.0));
+  // Remove (take - taken) from the relative displacement: vertex k moves by -w_k weights_k / denominator of it.
+  const Vec3 change = (take - taken) / denominator;
+  for (int k = 0; k < N; ++k)
+    if (w[k] > 0.0) x.segment<3>(3 * ids[k]) -= w[k] * weights[k] * change;
+  taken = take;
+}
+
+int MeshCollisions::project(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, double mu_static,
+                            double mu_kinetic) {
   int violated = 0;
   auto w = [&](int global) {
     return mesh_->is_static_vertex(global) ? 0.0 : inverse_mass[static_cast<std::size_t>(global)];
   };
-  for (const Pair& pair : pairs_) {
+  // Projects C = side n . (sum_k weights_k x_k) - thickness >= 0 (n and the weights held) from its
+  // value d - thickness: grad_k C = side weights_k n, dlambda = -C / sum_k w_k |grad_k C|^2. False
+  // when no vertex can move.
+  auto push = [&](const int (&ids)[4], const double (&weights)[4], const Vec3& n, double side, double d) {
+    double denominator = 0.0;
+    for (int k = 0; k < 4; ++k) denominator += weights[k] * weights[k] * w(ids[k]);
+    if (denominator == 0.0) return false;
+    const Vec3 step = (-(d - thickness_) / denominator * side) * n;
+    for (int k = 0; k < 4; ++k)
+      if (const double wk = w(ids[k]); wk > 0.0) x.segment<3>(3 * ids[k]) += wk * weights[k] * step;
+    return true;
+  };
+  for (Pair& pair : pairs_) {
     const Vec3 p = position(x, pair.vertex), a = position(x, pair.face[0]), b = position(x, pair.face[1]),
                c = position(x, pair.face[2]);
     Vec3 n;
     double area2, beta[3];
     if (!projected_barycentrics(p, a, b, c, n, area2, beta)) continue;
     const double d = pair.side * n.dot(p - a);
-    if (d >= thickness_) continue;
+    if (d >= thickness_ && pair.pushed == 0.0) continue;  // not in contact during this substep
     // Only a vertex over the face is pushed (past its edges the neighbouring faces take over).
     if (beta[0] < -kOverhang || beta[1] < -kOverhang || beta[2] < -kOverhang) continue;
-    const double beta_a = beta[0], beta_b = beta[1], beta_c = beta[2];
-    const double wp = w(pair.vertex), wa = w(pair.face[0]), wb = w(pair.face[1]), wc = w(pair.face[2]);
-    const double denominator = wp + beta_a * beta_a * wa + beta_b * beta_b * wb + beta_c * beta_c * wc;
-    if (denominator == 0.0) continue;
-    ++violated;
-    // C = d - thickness; grad_p C = s n, grad_a C = -s n beta_a, ... ; dlambda = -C / sum w |grad C|^2.
-    const Vec3 step = (-(d - thickness_) / denominator * pair.side) * n;
-    if (wp > 0.0) x.segment<3>(3 * pair.vertex) += wp * step;
-    if (wa > 0.0) x.segment<3>(3 * pair.face[0]) -= wa * beta_a * step;
-    if (wb > 0.0) x.segment<3>(3 * pair.face[1]) -= wb * beta_b * step;
-    if (wc > 0.0) x.segment<3>(3 * pair.face[2]) -= wc * beta_c * step;
+    const int ids[4] = {pair.vertex, pair.face[0], pair.face[1], pair.face[2]};
+    const double weights[4] = {1.0, -beta[0], -beta[1], -beta[2]};  // of p, a, b, c in p - (beta . face)
+    if (d < thickness_) {
+      if (!push(ids, weights, n, pair.side, d)) continue;
+      ++violated;
+      pair.pushed += thickness_ - d;
+    }
+    apply_friction(x, x_start, inverse_mass, ids, weights, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
   }
-  for (const EdgePair& pair : edge_pairs_) {
+  for (EdgePair& pair : edge_pairs_) {
     const Vec3 a0 = position(x, pair.a[0]), a1 = position(x, pair.a[1]), b0 = position(x, pair.b[0]),
                b1 = position(x, pair.b[1]);
     double s = 0.0, t = 0.0;
     if (!closest_on_segments(a0, a1, b0, b1, s, t)) continue;
     const Vec3 n = (a1 - a0).cross(b1 - b0).normalized();
     const double d = pair.side * n.dot(a0 - b0);
-    if (d >= thickness_) continue;
-    const double weights[4] = {1.0 - s, s, -(1.0 - t), -t};  // of a0, a1, b0, b1 in a0 - b0 along n
+    if (d >= thickness_ && pair.pushed == 0.0) continue;
+    const double weights[4] = {1.0 - s, s, -(1.0 - t), -t};  // of a0, a1, b0, b1 in a(s) - b(t)
     const int ids[4] = {pair.a[0], pair.a[1], pair.b[0], pair.b[1]};
-    double denominator = 0.0;
-    for (int k = 0; k < 4; ++k) denominator += weights[k] * weights[k] * w(ids[k]);
-    if (denominator == 0.0) continue;
-    ++violated;
-    // C = s n . (a(s) - b(t)) - thickness with n, s, t held: grad_k C = side weights[k] n.
-    const Vec3 step = (-(d - thickness_) / denominator * pair.side) * n;
-    for (int k = 0; k < 4; ++k)
-      if (const double wk = w(ids[k]); wk > 0.0) x.segment<3>(3 * ids[k]) += wk * weights[k] * step;
+    if (d < thickness_) {
+      if (!push(ids, weights, n, pair.side, d)) continue;
+      ++violated;
+      pair.pushed += thickness_ - d;
+    }
+    apply_friction(x, x_start, inverse_mass, ids, weights, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
   }
   return violated;
 }

@@ -13,8 +13,11 @@
 // edges, projected where their closest points lie on both segments; the four vertices move by the
 // closest points' weights. The side comes from the substep's start, so an element that passes
 // through another within a substep is pulled back, not pushed through.
-// Limits: there is no friction between bodies. Pairs are projected one
-// after another in the broad phase's sorted order: deterministic for any thread count.
+// Friction between bodies is positional, as against obstacles (Li & Jiang 2025, §33.2): after a
+// pair's normal push, the relative tangential displacement of its closest points over the substep
+// is cancelled when at most mu_s times the pair's accumulated push (it sticks), otherwise shortened
+// by mu_k times it, shared among the pair's vertices by inverse mass and weight. Pairs are projected
+// one after another in the broad phase's sorted order: deterministic for any thread count.
 #include <array>
 #include <vector>
 
@@ -36,22 +39,34 @@ class MeshCollisions {
   void begin_substep(const VecX& x_start, const VecX& x_predicted);
   std::size_t pairs() const { return pairs_.size() + edge_pairs_.size(); }
 
-  // Projects every pair once; returns how many were violated.
-  int project(VecX& x, const std::vector<double>& inverse_mass) const;
+  // Projects every pair once, with friction (mu_static, mu_kinetic) against the displacement
+  // from x_start, the substep's start; returns how many were violated.
+  int project(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, double mu_static,
+              double mu_kinetic);
 
  private:
   Vec3 position(const VecX& x, int global) const;
+  // Positional friction on one pair whose relative displacement over the substep is
+  // sum_k weights[k] (x_k - x_start_k): see above.
+  template <int N>
+  void apply_friction(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, const int (&ids)[N],
+                      const double (&weights)[N], const Vec3& normal, double pushed, Vec3& taken, double mu_static,
+                      double mu_kinetic) const;
   const CollisionMesh* mesh_ = nullptr;
   double thickness_ = 0.0;
   struct Pair {
     int vertex;                // global id
     std::array<int, 3> face;   // global ids
     double side;               // +1 or -1: the side of the face the vertex started on
+    double pushed = 0.0;       // the normal correction so far in this substep (m)
+    Vec3 taken = Vec3::Zero(); // the relative tangential displacement friction has removed so far
   };
   std::vector<Pair> pairs_;
   struct EdgePair {
     std::array<int, 2> a, b;  // global ids
     double side;              // +1 or -1: the sign of (a1 - a0) x (b1 - b0) . (a0 - b0) at the start
+    double pushed = 0.0;
+    Vec3 taken = Vec3::Zero();
   };
   std::vector<EdgePair> edge_pairs_;
 };

@@ -154,7 +154,7 @@ StepResult XpbdStepper::step(State& state, double h) {
       }
       // Obstacles last: they are hard limits, and a contact between layers of cloth lying on an
       // obstacle must not push the lower layer into it.
-      mesh_collisions_.project(x, inverse_mass_);
+      mesh_collisions_.project(x, x_prev_, inverse_mass_, mu_static, mu_kinetic);
       collisions_.project(x, x_prev_, inverse_mass_, options_.collision_margin, mu_static, mu_kinetic, contact_push_,
                           friction_taken_);
     }
