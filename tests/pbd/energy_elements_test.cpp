@@ -4,48 +4,20 @@
 
 #include <gtest/gtest.h>
 
+#include "element_checks.hpp"
 #include "pbd_scenes.hpp"
 #include "softsim/core/errors.hpp"
-#include "softsim/model/model_data.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim {
 namespace {
 
-// The elastic part of the model's potential: P(x) + x . f_ext (no obstacles in these scenes).
-double elastic_energy(const Model& model, const VecX& x) {
-  ModelData data(model);
-  Stage stage;
-  const EvalContext ctx{stage, data};
-  return model.potential(ctx, x, AssemblyOutputs{}) + x.dot(model.external_force());
-}
-
 void check_elements(const Model& model, double amplitude, int expected_min_elements) {
   const EnergyElements elements(model);
   ASSERT_GE(elements.size(), expected_min_elements);
   const VecX x = model.rest_positions + test::random_perturbation(model.num_dofs(), amplitude, 7);
-  const int dim = model.dim();
-  double sum = 0.0;
-  std::vector<double> grad(static_cast<std::size_t>(elements.max_vertices() * dim));
-  for (int e = 0; e < elements.size(); ++e) {
-    const double E = elements.energy(x, e, grad.data());
-    ASSERT_TRUE(std::isfinite(E));
-    EXPECT_GE(E, 0.0);
-    sum += E;
-    const auto vs = elements.vertices(e);
-    for (std::size_t a = 0; a < vs.size(); ++a)
-      for (int c = 0; c < dim; ++c) {
-        const double h = 1e-6 * amplitude / 1e-3;
-        VecX xp = x, xm = x;
-        xp[vs[a] * dim + c] += h;
-        xm[vs[a] * dim + c] -= h;
-        const double fd = (elements.energy(xp, e, nullptr) - elements.energy(xm, e, nullptr)) / (2 * h);
-        const double g = grad[a * static_cast<std::size_t>(dim) + static_cast<std::size_t>(c)];
-        EXPECT_NEAR(g, fd, 1e-6 * std::max(1.0, std::abs(fd)) + 1e-7 * std::abs(E) / h)
-            << "element " << e << " vertex " << vs[a] << " component " << c;
-      }
-  }
-  EXPECT_NEAR(sum, elastic_energy(model, x), 1e-10 * std::max(1.0, sum));
+  const double sum = test::check_element_gradients(elements, x, model.dim(), amplitude);
+  EXPECT_NEAR(sum, test::model_elastic_energy(model, x), 1e-10 * std::max(1.0, sum));
 }
 
 TEST(EnergyElements, SimplexElementsMatchFiniteDifferencesAndSumToTheModelEnergy2d) {

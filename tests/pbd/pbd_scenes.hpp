@@ -44,6 +44,19 @@ inline nlohmann::json pbd_cantilever(const std::string& integrator, double E = 2
              {"fixed", {{{"box", {{-0.01, -1}, {0.01, 1}}}}}}}}}};
 }
 
+// The vertical displacement of the cantilever's tip (the vertex at x = 1, y = 0.1).
+inline double cantilever_tip_sag(const Model& model, const VecX& x) {
+  double best = -1.0, sag = 0.0;
+  for (int i = 0; i < model.num_vertices(); ++i) {
+    const double score = model.rest_positions[2 * i] + model.rest_positions[2 * i + 1];
+    if (score > best) {
+      best = score;
+      sag = x[2 * i + 1] - model.rest_positions[2 * i + 1];
+    }
+  }
+  return sag;
+}
+
 // A 0.5 x 0.5 m cloth (StVK membrane with hinge bending) pinned along one edge, hanging.
 inline nlohmann::json pbd_hanging_cloth(const std::string& integrator, int cells = 6) {
   return {{"dim", 3},

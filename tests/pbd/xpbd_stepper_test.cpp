@@ -23,19 +23,6 @@ VecX positions_after(nlohmann::json j, int steps) {
   return run.state.x;
 }
 
-// Tip (the vertex at x = 1, y = 0.1) vertical displacement of the 2D cantilever.
-double tip_sag(const Model& model, const VecX& x) {  // NOLINT
-  double best = -1.0, sag = 0.0;
-  for (int i = 0; i < model.num_vertices(); ++i) {
-    const double score = model.rest_positions[2 * i] + model.rest_positions[2 * i + 1];
-    if (score > best) {
-      best = score;
-      sag = x[2 * i + 1] - model.rest_positions[2 * i + 1];
-    }
-  }
-  return sag;
-}
-
 // Each element's share of the displacement follows its current gradient (XpbdStepper::project),
 // so the sweeps converge to the implicit Euler positions, not to a neighbour of them. Gauss-Seidel
 // needs w k h^2 small (k an element's stiffness): a soft beam and one substep here; substeps are
@@ -86,7 +73,7 @@ TEST(XpbdStepper, FewerSweepsLeaveTheStepFurtherFromBackwardEuler) {
 TEST(XpbdStepper, ADraggedRunComesToRestAtTheStaticEquilibrium) {
   PbdRun statics(test::pbd_cantilever("static"));
   statics.run(1);
-  const double sag = tip_sag(statics.model, statics.state.x);
+  const double sag = test::cantilever_tip_sag(statics.model, statics.state.x);
   ASSERT_LT(sag, -0.5);
   std::vector<double> errors;
   for (const int iterations : {1, 4, 16}) {
@@ -96,9 +83,9 @@ TEST(XpbdStepper, ADraggedRunComesToRestAtTheStaticEquilibrium) {
     j["integrator"]["velocity_damping"] = 0.02;
     PbdRun run(j);
     run.run(400);
-    errors.push_back(std::abs(tip_sag(run.model, run.state.x) / sag - 1.0));
+    errors.push_back(std::abs(test::cantilever_tip_sag(run.model, run.state.x) / sag - 1.0));
     std::printf("xpbd 5 substeps x %d sweeps: tip sag %.6f m against static %.6f m: error %.2e\n", iterations,
-                tip_sag(run.model, run.state.x), sag, errors.back());
+                test::cantilever_tip_sag(run.model, run.state.x), sag, errors.back());
   }
   EXPECT_GT(errors[0], 0.01);
   EXPECT_LT(errors[1], 1e-3);
@@ -117,7 +104,7 @@ TEST(XpbdStepper, PbdStiffnessDependsOnTheSweepsUnlessCorrected) {
     j["integrator"]["momentum_damping"] = 0.05;
     PbdRun run(j);
     run.run(300);
-    return tip_sag(run.model, run.state.x);
+    return test::cantilever_tip_sag(run.model, run.state.x);
   };
   const double raw1 = sag_with(2, false), raw8 = sag_with(16, false);
   const double fixed1 = sag_with(2, true), fixed8 = sag_with(16, true);

@@ -26,6 +26,11 @@ class ShellMembrane : public Energy {
   // doubles): for the position-based solvers (pbd/). +infinity where the model is undefined.
   double element_energy(const VecX& x, int t, double* grad) const;
   const MatXi& triangles() const { return triangles_; }
+  // The rest data the position-based strain constraints (pbd/strain_constraints.hpp) build on.
+  const Mat2& rest_inverse(int t) const { return rest_inverse_[static_cast<std::size_t>(t)]; }
+  double mu() const { return mu_; }
+  double plane_stress_lambda() const { return lambda_; }
+  double thickness() const { return thickness_; }
 
  private:
   template <class T>

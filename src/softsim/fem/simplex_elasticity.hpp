@@ -50,6 +50,7 @@ class SimplexElasticity : public Energy {
   void set_inversion_filter(bool on) { inversion_filter_ = on; }
   bool inversion_filter() const { return inversion_filter_; }
   const MatXi& elements() const { return elements_; }
+  const MatD<D>& rest_inverse(int e) const { return rest_inverse_[static_cast<std::size_t>(e)]; }  // Dm^-1
   const std::shared_ptr<const Material<D>>& material() const { return material_; }
   // The cubature weights (empty: every element counts once).
   const std::vector<double>& element_weights() const { return weights_; }

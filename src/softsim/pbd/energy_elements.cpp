@@ -14,6 +14,7 @@
 #include "softsim/fem/mass_spring.hpp"
 #include "softsim/fem/shell_membrane.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
+#include "softsim/pbd/strain_constraints.hpp"
 #include "softsim/volume/volume_penalty.hpp"
 
 namespace softsim {
@@ -107,15 +108,23 @@ std::vector<std::vector<int>> rows_of(const Elements& m) {
 }
 
 template <int D>
-bool add_simplex(const Energy& term, std::vector<std::pair<std::unique_ptr<EnergyElements::Source>, std::vector<std::vector<int>>>>& out) {
+bool add_simplex(const Energy& term, bool strain,
+                 std::vector<std::pair<std::unique_ptr<EnergyElements::Source>, std::vector<std::vector<int>>>>& out) {
   const auto* s = dynamic_cast<const SimplexElasticity<D>*>(&term);
   if (!s) return false;
+  if (!s->element_weights().empty())
+    throw std::invalid_argument("reduced (cubature) bodies are not stepped by the position-based integrators");
+  if (strain) {  // only the material's small-strain moduli are used: any model will do
+    std::vector<std::vector<int>> elements;
+    auto source = strain_constraints<D>(*s, elements);
+    out.emplace_back(std::move(source), std::move(elements));
+    return true;
+  }
   if (s->material()->uses_frozen_rotation())
     throw std::invalid_argument("the material '" + s->material()->name() +
                                 "' freezes its rotations per step, which position-based projection does not do; "
-                                "use fixed_corotated, arap, neo_hookean, stable_neo_hookean, stvk or linear");
-  if (!s->element_weights().empty())
-    throw std::invalid_argument("reduced (cubature) bodies are not stepped by the position-based integrators");
+                                "use fixed_corotated, arap, neo_hookean, stable_neo_hookean, stvk or linear, or "
+                                "integrator.elastic_constraints \"strain\"");
   out.emplace_back(std::make_unique<SimplexSource<D>>(*s), rows_of(s->elements()));
   return true;
 }
@@ -140,7 +149,7 @@ bool is_collision_term(const Energy& term) {
 EnergyElements::~EnergyElements() = default;
 EnergyElements::EnergyElements(EnergyElements&&) noexcept = default;
 
-EnergyElements::EnergyElements(const Model& model) {
+EnergyElements::EnergyElements(const Model& model, bool strain_constraints) {
   if (!model.subspace.empty())
     throw std::invalid_argument("affine and reduced bodies are not stepped by the position-based integrators");
   for (const auto& force : model.forces())
@@ -158,11 +167,17 @@ EnergyElements::EnergyElements(const Model& model) {
                                 "contact with obstacles themselves (contact.type barrier)");
   std::vector<std::pair<std::unique_ptr<Source>, std::vector<std::vector<int>>>> found;
   for (const auto& term : model.energies()) {
-    if (add_simplex<2>(*term, found) || add_simplex<3>(*term, found) || add_spring<2>(*term, found) ||
+    if (add_simplex<2>(*term, strain_constraints, found) || add_simplex<3>(*term, strain_constraints, found) || add_spring<2>(*term, found) ||
         add_spring<3>(*term, found) || is_collision_term(*term))
       continue;
     if (const auto* m = dynamic_cast<const ShellMembrane*>(term.get())) {
-      found.emplace_back(std::make_unique<MembraneSource>(*m), rows_of(m->triangles()));
+      if (strain_constraints) {
+        std::vector<std::vector<int>> elements;
+        auto source = softsim::strain_constraints(*m, elements);
+        found.emplace_back(std::move(source), std::move(elements));
+      } else {
+        found.emplace_back(std::make_unique<MembraneSource>(*m), rows_of(m->triangles()));
+      }
     } else if (add_bending<HingeBending>(*term, found) || add_bending<IsometricBending>(*term, found)) {
       continue;
     } else if (const auto* v = dynamic_cast<const VolumePenalty*>(term.get())) {

@@ -21,7 +21,9 @@ class EnergyElements {
   // Throws std::invalid_argument naming the first term the position-based solvers cannot
   // project (contact between bodies, velocity forces, Rayleigh damping, reduced bodies). The
   // contact terms against analytic obstacles are left to pbd/obstacle_collisions.hpp.
-  explicit EnergyElements(const Model& model);
+  // With strain_constraints, solids and shell membranes become the strain-based constraints of
+  // pbd/strain_constraints.hpp instead of one continuum constraint per element.
+  explicit EnergyElements(const Model& model, bool strain_constraints = false);
   ~EnergyElements();
   EnergyElements(EnergyElements&&) noexcept;
 

@@ -14,6 +14,12 @@ struct PbdOptions {
   // n sweeps remove the fraction k of the error whatever n is (Li & Jiang 2025, §32.5).
   double stiffness = 1.0;
   bool stiffness_correction = true;
+  // How solids and shell membranes become constraints: false, one continuum constraint per
+  // element from its material's energy (docs/pbd.md); true, strain-based dynamics (Müller et al.
+  // 2014): per element a stretch constraint per rest axis, a shear constraint per pair of axes and
+  // a volume (area) constraint, with compliances from the material's small-strain Lame parameters
+  // (integrator.elastic_constraints "strain"; pbd/strain_constraints.hpp).
+  bool strain_constraints = false;
   // Momentum-conserving damping of each body's deviation from its rigid motion, applied once
   // per substep: v_i += damping (v_cm + omega x r_i - v_i) (Li & Jiang 2025, Method 32.5.1).
   double damping = 0.0;

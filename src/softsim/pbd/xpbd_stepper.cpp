@@ -12,7 +12,7 @@
 namespace softsim {
 
 XpbdStepper::XpbdStepper(const Model& model, const PbdOptions& options, bool extended)
-    : model_(model), options_(options), extended_(extended), data_(model), elements_(model), collisions_(model), mesh_collisions_(model) {
+    : model_(model), options_(options), extended_(extended), data_(model), elements_(model, options.strain_constraints), collisions_(model), mesh_collisions_(model) {
   if (options.substeps < 1 || options.iterations < 1)
     throw std::invalid_argument("integrator.substeps and integrator.iterations must be at least 1");
   if (!(options.drag >= 0.0 && options.drag < 1.0)) throw std::invalid_argument("integrator.velocity_damping must be in [0, 1)");
