@@ -13,8 +13,6 @@
 
 #include "element_checks.hpp"
 #include "pbd_scenes.hpp"
-#include "softsim/material/small_strain_lame.hpp"
-#include "softsim/material/material.hpp"
 #include "support/finite_difference.hpp"
 
 namespace softsim::test {
@@ -28,18 +26,6 @@ nlohmann::json tet_box(const std::string& model, double nu) {
           {"bodies",
            {{{"generator", {{"type", "box"}, {"size", {0.2, 0.1, 0.3}}, {"resolution", {2, 1, 3}}}},
              {"material", {{"model", model}, {"E", 1e5}, {"nu", nu}, {"density", 1000}}}}}}};
-}
-
-TEST(StrainConstraints, SmallStrainLameParametersAreTheMaterialsOwn) {
-  const LameParameters lame = LameParameters::from_young_poisson(1e5, 0.3);
-  for (const std::string model : {"linear", "stvk", "neo_hookean", "stable_neo_hookean", "fixed_corotated"}) {
-    const LameParameters read3 = small_strain_lame<3>(*make_material<3>(model, lame));
-    const LameParameters read2 = small_strain_lame<2>(*make_material<2>(model, lame));
-    EXPECT_NEAR(read3.mu / lame.mu, 1.0, 1e-6) << model;
-    EXPECT_NEAR(read3.lambda / lame.lambda, 1.0, 1e-6) << model;
-    EXPECT_NEAR(read2.mu / lame.mu, 1.0, 1e-6) << model;
-    EXPECT_NEAR(read2.lambda / lame.lambda, 1.0, 1e-6) << model;
-  }
 }
 
 TEST(StrainConstraints, GradientsMatchFiniteDifferences) {
