@@ -5,8 +5,10 @@
 // Newton, the scene's default solver), and prints steps per second of each, their ratio, and the
 // largest distance between the two clouds of vertices after the steps (the "same visual
 // outcome" check), relative to the cloth's size.
+// --elastic-constraints strain steps XPBD with the strain-based constraints instead of the
+// membrane's continuum constraint.
 //   bench_pbd_cloth [--cells 100,300] [--steps 30] [--substeps 10] [--iterations 1]
-//                   [--threads N] [--xpbd-only]
+//                   [--threads N] [--xpbd-only] [--elastic-constraints energy|strain]
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -30,12 +32,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-nlohmann::json cloth(int cells, const std::string& integrator, int substeps, int iterations) {
+nlohmann::json cloth(int cells, const std::string& integrator, int substeps, int iterations,
+                     const std::string& elastic_constraints = "energy") {
   const double edge = 0.5 - 0.25 / cells;
   return {{"dim", 3},
           {"gravity", {0, -9.81, 0}},
           {"contact", {{"enabled", false}}},
-          {"integrator", {{"type", integrator}, {"substeps", substeps}, {"iterations", iterations}}},
+          {"integrator",
+           {{"type", integrator}, {"substeps", substeps}, {"iterations", iterations},
+            {"elastic_constraints", elastic_constraints}}},
           {"bodies",
            {{{"name", "cloth"},
              {"kind", "shell"},
@@ -76,6 +81,7 @@ int main(int argc, char** argv) {
   std::vector<long> sizes = {100, 300};
   int steps = 30, substeps = 10, iterations = 1, threads = 0;
   bool xpbd_only = false;
+  std::string elastic_constraints = "energy";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--cells" && a + 1 < argc) sizes = parse_list(argv[++a]);
@@ -84,9 +90,10 @@ int main(int argc, char** argv) {
     else if (arg == "--iterations" && a + 1 < argc) iterations = std::stoi(argv[++a]);
     else if (arg == "--threads" && a + 1 < argc) threads = std::stoi(argv[++a]);
     else if (arg == "--xpbd-only") xpbd_only = true;
+    else if (arg == "--elastic-constraints" && a + 1 < argc) elastic_constraints = argv[++a];
     else {
       std::fprintf(stderr, "usage: bench_pbd_cloth [--cells 100,300] [--steps 30] [--substeps 10] [--iterations 1] "
-                           "[--threads N] [--xpbd-only]\n");
+                           "[--threads N] [--xpbd-only] [--elastic-constraints energy|strain]\n");
       return 2;
     }
   }
@@ -95,7 +102,7 @@ int main(int argc, char** argv) {
   std::printf("cells,vertices,xpbd_steps_per_s,newton_steps_per_s,xpbd/newton,newton_iters_per_step,max_distance/size\n");
   for (const long size : sizes) {
     const int cells = static_cast<int>(size);
-    const Timing x = time_run(cloth(cells, "xpbd", substeps, iterations), steps);
+    const Timing x = time_run(cloth(cells, "xpbd", substeps, iterations, elastic_constraints), steps);
     if (xpbd_only) {
       std::printf("%d,%d,%.3f,nan,nan,nan,nan\n", cells, (cells + 1) * (cells + 1), x.steps_per_second);
       continue;
