@@ -142,8 +142,11 @@ void MeshCollisions::apply_friction(VecX& x, const VecX& x_start, const std::vec
                                     const int (&ids)[N], const double (&weights)[N], const Vec3& normal, double pushed,
                                     Vec3& taken, double mu_static, double mu_kinetic) const {
   if (!(pushed > 0.0) || !(mu_kinetic > 0.0 || mu_static > 0.0)) return;
+  // What earlier sweeps removed is added back (as if no friction had acted yet); only its
+  // tangential part, should the normal have turned since.
+  taken -= taken.dot(normal) * normal;
   double w[N], denominator = 0.0;
-  Vec3 relative = taken;  // as if no friction had acted yet: what earlier sweeps removed is added back
+  Vec3 relative = taken;
   for (int k = 0; k < N; ++k) {
     w[k] = mesh_->is_static_vertex(ids[k]) ? 0.0 : inverse_mass[static_cast<std::size_t>(ids[k])];
     denominator += weights[k] * weights[k] * w[k];
@@ -197,7 +200,13 @@ int MeshCollisions::project(VecX& x, const VecX& x_start, const std::vector<doub
       ++violated;
       pair.pushed += thickness_ - d;
     }
-    apply_friction(x, x_start, inverse_mass, ids, weights, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
+    // Friction acts between the vertex and the closest point of the face: in the overhang the
+    // barycentric weights are clamped to the triangle (a negative one would drag that corner
+    // along with the vertex).
+    const double b0 = std::max(beta[0], 0.0), b1 = std::max(beta[1], 0.0), b2 = std::max(beta[2], 0.0);
+    const double sum = b0 + b1 + b2;
+    const double on_face[4] = {1.0, -b0 / sum, -b1 / sum, -b2 / sum};
+    apply_friction(x, x_start, inverse_mass, ids, on_face, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
   }
   for (EdgePair& pair : edge_pairs_) {
     const Vec3 a0 = position(x, pair.a[0]), a1 = position(x, pair.a[1]), b0 = position(x, pair.b[0]),

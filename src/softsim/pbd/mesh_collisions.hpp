@@ -16,7 +16,9 @@
 // Friction between bodies is positional, as against obstacles (Li & Jiang 2025, §33.2): after a
 // pair's normal push, the relative tangential displacement of its closest points over the substep
 // is cancelled when at most mu_s times the pair's accumulated push (it sticks), otherwise shortened
-// by mu_k times it, shared among the pair's vertices by inverse mass and weight. Pairs are projected
+// by mu_k times it, shared among the pair's vertices by inverse mass and weight; as against
+// obstacles, a pair that has pushed keeps its friction for the rest of the substep even if the
+// sweeps then move it apart. Pairs are projected
 // one after another in the broad phase's sorted order: deterministic for any thread count.
 #include <array>
 #include <vector>
