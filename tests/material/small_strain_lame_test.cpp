@@ -21,6 +21,18 @@ TEST(SmallStrainLame, IsTheLameParametersEveryModelWasMadeWith) {
   }
 }
 
+// ARAP has no volume term: mu only. Corotated linear elasticity, evaluated without a frozen
+// rotation, is linear elasticity near F = I.
+TEST(SmallStrainLame, ArapHasNoLambdaAndCorotatedLinearIsLinear) {
+  const LameParameters lame = LameParameters::from_young_poisson(1e5, 0.3);
+  const LameParameters arap = small_strain_lame<3>(*make_material<3>("arap", lame));
+  EXPECT_NEAR(arap.mu / lame.mu, 1.0, 1e-6);
+  EXPECT_NEAR(arap.lambda / lame.mu, 0.0, 1e-6);
+  const LameParameters corotated = small_strain_lame<3>(*make_material<3>("corotated_linear", lame));
+  EXPECT_NEAR(corotated.mu / lame.mu, 1.0, 1e-6);
+  EXPECT_NEAR(corotated.lambda / lame.lambda, 1.0, 1e-6);
+}
+
 TEST(SmallStrainLame, RefusesAMaterialWithoutStiffness) {
   const LameParameters none{0.0, 0.0};
   EXPECT_THROW(small_strain_lame<3>(*make_material<3>("linear", none)), std::invalid_argument);

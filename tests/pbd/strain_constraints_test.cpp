@@ -48,10 +48,17 @@ TEST(StrainConstraints, GradientsMatchFiniteDifferences) {
                           1e-2);
 }
 
-TEST(StrainConstraints, PoissonRatioZeroAddsNoVolumeConstraint) {
-  PbdRun box(tet_box("stvk", 0.0));
+// neo-Hookean's lambda, read back by differences, is ~1e-10 mu at nu = 0: no volume constraint.
+TEST(StrainConstraints, PoissonRatioZeroAddsNoVolumeConstraintAndANegativeOneIsRefused) {
+  PbdRun box(tet_box("neo_hookean", 0.0));
   const EnergyElements tets(box.model, true);
   EXPECT_EQ(tets.size(), 6 * static_cast<int>(box.model.bodies.front().mesh.cells.rows()));
+  try {
+    PbdRun auxetic(tet_box("neo_hookean", -0.2));
+    FAIL() << "a negative Poisson ratio was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("Poisson ratio >= 0"), std::string::npos) << e.what();
+  }
 }
 
 // For small strains sum k C^2 / 2 = V0 (mu eps:eps + lambda/2 tr^2 eps): the FEM energy of the

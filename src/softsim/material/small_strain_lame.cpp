@@ -7,7 +7,7 @@ namespace softsim {
 
 template <int D>
 LameParameters small_strain_lame(const Material<D>& material) {
-  constexpr double h = 1e-6;  // strain: the stress is smooth at F = I, so O(h^2) error ~ 1e-12 relative
+  constexpr double h = 1e-6;  // strain: O(h^2) truncation, ~eps / h = 1e-10 relative rounding
   MatD<D> plus = MatD<D>::Identity(), minus = MatD<D>::Identity();
   plus(0, 0) += h;
   minus(0, 0) -= h;

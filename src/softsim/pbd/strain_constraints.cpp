@@ -22,8 +22,8 @@ struct StrainItem {
   double stiffness;  // k: the element's energy is k C^2 / 2
 };
 
-// C and dC/dF of one strain constraint at F = [f_1 .. f_D] (Müller et al. 2014, §4-5; the shear
-// normalised by the columns' lengths as there, so that it measures the angle only).
+// C and dC/dF of one strain constraint at F = [f_1 .. f_D] (Müller et al. 2014; the shear
+// normalised by the columns' lengths, so that it measures the angle only).
 template <int R, int D>
 double strain_value(const Eigen::Matrix<double, R, D>& F, const StrainItem& item, Eigen::Matrix<double, R, D>& dCdF) {
   dCdF.setZero();
@@ -111,12 +111,21 @@ struct StrainSource : EnergyElements::Source {
   }
 };
 
+// lambda read back by differences is ~1e-10 mu where the model's is 0: that is 0.
+LameParameters checked(LameParameters lame) {
+  if (std::abs(lame.lambda) < 1e-8 * lame.mu) lame.lambda = 0.0;
+  if (lame.lambda < 0.0)
+    throw std::invalid_argument("strain-based constraints need a Poisson ratio >= 0 (lambda >= 0): a volume "
+                                "constraint cannot have a negative stiffness");
+  return lame;
+}
+
 }  // namespace
 
 template <int D>
 std::unique_ptr<EnergyElements::Source> strain_constraints(const SimplexElasticity<D>& term,
                                                            std::vector<std::vector<int>>& elements) {
-  const LameParameters lame = small_strain_lame<D>(*term.material());
+  const LameParameters lame = checked(small_strain_lame<D>(*term.material()));
   auto source = std::make_unique<StrainSource<D, D>>();
   const MatXi& cells = term.elements();
   for (Eigen::Index e = 0; e < cells.rows(); ++e)
@@ -127,11 +136,12 @@ std::unique_ptr<EnergyElements::Source> strain_constraints(const SimplexElastici
 
 std::unique_ptr<EnergyElements::Source> strain_constraints(const ShellMembrane& term,
                                                            std::vector<std::vector<int>>& elements) {
+  const LameParameters lame = checked({term.mu(), term.plane_stress_lambda()});
   auto source = std::make_unique<StrainSource<3, 2>>();
   const MatXi& triangles = term.triangles();
   for (Eigen::Index t = 0; t < triangles.rows(); ++t)
-    source->add_element(triangles.row(t).transpose(), term.rest_inverse(static_cast<int>(t)), term.mu(),
-                        term.plane_stress_lambda(), term.rest_areas()[static_cast<std::size_t>(t)] * term.thickness(),
+    source->add_element(triangles.row(t).transpose(), term.rest_inverse(static_cast<int>(t)), lame.mu,
+                        lame.lambda, term.rest_areas()[static_cast<std::size_t>(t)] * term.thickness(),
                         elements);
   return source;
 }

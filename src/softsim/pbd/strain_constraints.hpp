@@ -10,7 +10,9 @@
 // so that for small strains C_ii ~ eps_ii, C_ij ~ 2 eps_ij, C_vol ~ tr eps and the constraints'
 // energies sum to V0 (mu eps:eps + lambda/2 tr^2 eps): linear elasticity with the material's own
 // Lame parameters (plane stress for shells). For large strains it is a different, anisotropic
-// material (the rest axes are the element's); a zero lambda (nu = 0) adds no volume constraint.
+// material (its axes are the rest coordinate axes for solids and each triangle's rest frame, first
+// edge first, for shells); lambda = 0 (nu = 0) adds no volume constraint, and a negative lambda
+// (an auxetic material, nu < 0) is refused: the volume constraint cannot have a negative stiffness.
 #include <memory>
 
 #include "softsim/pbd/energy_elements.hpp"
