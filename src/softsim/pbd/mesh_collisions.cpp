@@ -137,18 +137,21 @@ void MeshCollisions::begin_substep(const VecX& x_start, const VecX& x_predicted)
   }
 }
 
-template <int N>
+double MeshCollisions::inverse_mass_of(int global, const std::vector<double>& inverse_mass) const {
+  return mesh_->is_static_vertex(global) ? 0.0 : inverse_mass[static_cast<std::size_t>(global)];
+}
+
 void MeshCollisions::apply_friction(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass,
-                                    const int (&ids)[N], const double (&weights)[N], const Vec3& normal, double pushed,
-                                    Vec3& taken, double mu_static, double mu_kinetic) const {
+                                    const int (&ids)[4], const double (&weights)[4], const Vec3& normal,
+                                    double pushed, Vec3& taken, double mu_static, double mu_kinetic) const {
   if (!(pushed > 0.0) || !(mu_kinetic > 0.0 || mu_static > 0.0)) return;
   // What earlier sweeps removed is added back (as if no friction had acted yet); only its
   // tangential part, should the normal have turned since.
   taken -= taken.dot(normal) * normal;
-  double w[N], denominator = 0.0;
+  double w[4], denominator = 0.0;
   Vec3 relative = taken;
-  for (int k = 0; k < N; ++k) {
-    w[k] = mesh_->is_static_vertex(ids[k]) ? 0.0 : inverse_mass[static_cast<std::size_t>(ids[k])];
+  for (int k = 0; k < 4; ++k) {
+    w[k] = inverse_mass_of(ids[k], inverse_mass);
     denominator += weights[k] * weights[k] * w[k];
     relative += weights[k] * (position(x, ids[k]) - position(x_start, ids[k]));
   }
@@ -160,7 +163,7 @@ void MeshCollisions::apply_friction(VecX& x, const VecX& x_start, const std::vec
     take = slide <= mu_static * pushed ? tangential : Vec3(tangential * std::min(mu_kinetic * pushed / slide, 1.0));
   // Remove (take - taken) from the relative displacement: vertex k moves by -w_k weights_k / denominator of it.
   const Vec3 change = (take - taken) / denominator;
-  for (int k = 0; k < N; ++k)
+  for (int k = 0; k < 4; ++k)
     if (w[k] > 0.0) x.segment<3>(3 * ids[k]) -= w[k] * weights[k] * change;
   taken = take;
 }
@@ -168,20 +171,24 @@ void MeshCollisions::apply_friction(VecX& x, const VecX& x_start, const std::vec
 int MeshCollisions::project(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, double mu_static,
                             double mu_kinetic) {
   int violated = 0;
-  auto w = [&](int global) {
-    return mesh_->is_static_vertex(global) ? 0.0 : inverse_mass[static_cast<std::size_t>(global)];
-  };
-  // Projects C = side n . (sum_k weights_k x_k) - thickness >= 0 (n and the weights held) from its
-  // value d - thickness: grad_k C = side weights_k n, dlambda = -C / sum_k w_k |grad_k C|^2. False
-  // when no vertex can move.
-  auto push = [&](const int (&ids)[4], const double (&weights)[4], const Vec3& n, double side, double d) {
-    double denominator = 0.0;
-    for (int k = 0; k < 4; ++k) denominator += weights[k] * weights[k] * w(ids[k]);
-    if (denominator == 0.0) return false;
-    const Vec3 step = (-(d - thickness_) / denominator * side) * n;
-    for (int k = 0; k < 4; ++k)
-      if (const double wk = w(ids[k]); wk > 0.0) x.segment<3>(3 * ids[k]) += wk * weights[k] * step;
-    return true;
+  // One pair at distance d = side n . (sum_k weights_k x_k): when d < thickness, projects
+  // C = d - thickness >= 0 with n and the weights held (grad_k C = side weights_k n, dlambda =
+  // -C / sum_k w_k |grad_k C|^2) and adds the correction to the pair's push; then, once the pair
+  // has pushed in this substep, friction between the points the friction weights name.
+  auto resolve = [&](const int (&ids)[4], const double (&weights)[4], const double (&friction_weights)[4],
+                     const Vec3& n, double side, double d, double& pushed, Vec3& taken) {
+    if (d < thickness_) {
+      double denominator = 0.0;
+      for (int k = 0; k < 4; ++k) denominator += weights[k] * weights[k] * inverse_mass_of(ids[k], inverse_mass);
+      if (denominator == 0.0) return;  // no vertex can move
+      const Vec3 step = (-(d - thickness_) / denominator * side) * n;
+      for (int k = 0; k < 4; ++k)
+        if (const double wk = inverse_mass_of(ids[k], inverse_mass); wk > 0.0)
+          x.segment<3>(3 * ids[k]) += wk * weights[k] * step;
+      ++violated;
+      pushed += thickness_ - d;
+    }
+    apply_friction(x, x_start, inverse_mass, ids, friction_weights, n, pushed, taken, mu_static, mu_kinetic);
   };
   for (Pair& pair : pairs_) {
     const Vec3 p = position(x, pair.vertex), a = position(x, pair.face[0]), b = position(x, pair.face[1]),
@@ -195,18 +202,13 @@ int MeshCollisions::project(VecX& x, const VecX& x_start, const std::vector<doub
     if (beta[0] < -kOverhang || beta[1] < -kOverhang || beta[2] < -kOverhang) continue;
     const int ids[4] = {pair.vertex, pair.face[0], pair.face[1], pair.face[2]};
     const double weights[4] = {1.0, -beta[0], -beta[1], -beta[2]};  // of p, a, b, c in p - (beta . face)
-    if (d < thickness_) {
-      if (!push(ids, weights, n, pair.side, d)) continue;
-      ++violated;
-      pair.pushed += thickness_ - d;
-    }
     // Friction acts between the vertex and the closest point of the face: in the overhang the
     // barycentric weights are clamped to the triangle (a negative one would drag that corner
     // along with the vertex).
     const double b0 = std::max(beta[0], 0.0), b1 = std::max(beta[1], 0.0), b2 = std::max(beta[2], 0.0);
     const double sum = b0 + b1 + b2;
     const double on_face[4] = {1.0, -b0 / sum, -b1 / sum, -b2 / sum};
-    apply_friction(x, x_start, inverse_mass, ids, on_face, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
+    resolve(ids, weights, on_face, n, pair.side, d, pair.pushed, pair.taken);
   }
   for (EdgePair& pair : edge_pairs_) {
     const Vec3 a0 = position(x, pair.a[0]), a1 = position(x, pair.a[1]), b0 = position(x, pair.b[0]),
@@ -218,12 +220,7 @@ int MeshCollisions::project(VecX& x, const VecX& x_start, const std::vector<doub
     if (d >= thickness_ && pair.pushed == 0.0) continue;
     const double weights[4] = {1.0 - s, s, -(1.0 - t), -t};  // of a0, a1, b0, b1 in a(s) - b(t)
     const int ids[4] = {pair.a[0], pair.a[1], pair.b[0], pair.b[1]};
-    if (d < thickness_) {
-      if (!push(ids, weights, n, pair.side, d)) continue;
-      ++violated;
-      pair.pushed += thickness_ - d;
-    }
-    apply_friction(x, x_start, inverse_mass, ids, weights, n, pair.pushed, pair.taken, mu_static, mu_kinetic);
+    resolve(ids, weights, weights, n, pair.side, d, pair.pushed, pair.taken);
   }
   return violated;
 }

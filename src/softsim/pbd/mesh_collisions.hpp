@@ -48,11 +48,12 @@ class MeshCollisions {
 
  private:
   Vec3 position(const VecX& x, int global) const;
+  // 0 for a static obstacle's vertex, else the vertex's inverse mass.
+  double inverse_mass_of(int global, const std::vector<double>& inverse_mass) const;
   // Positional friction on one pair whose relative displacement over the substep is
   // sum_k weights[k] (x_k - x_start_k): see above.
-  template <int N>
-  void apply_friction(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, const int (&ids)[N],
-                      const double (&weights)[N], const Vec3& normal, double pushed, Vec3& taken, double mu_static,
+  void apply_friction(VecX& x, const VecX& x_start, const std::vector<double>& inverse_mass, const int (&ids)[4],
+                      const double (&weights)[4], const Vec3& normal, double pushed, Vec3& taken, double mu_static,
                       double mu_kinetic) const;
   const CollisionMesh* mesh_ = nullptr;
   double thickness_ = 0.0;
