@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "softsim/core/errors.hpp"
+#include "softsim/peer_scenes/scene_source.hpp"
 
 #include "commands.hpp"
 #include "softsim/scene/mpm_scene.hpp"
@@ -39,7 +40,8 @@ void check_pbf(const PbfScene& scene, const std::string& scene_path) {
 }  // namespace
 
 int check_command(const std::string& scene_path) {
-  const nlohmann::json json = read_scene_json(scene_path);
+  const SceneSource source = read_scene_source(scene_path);  // softsim, IPC or PolyFEM
+  const nlohmann::json& json = source.json;
   if (is_mpm_scene(json)) {
     const MpmScene mpm = parse_mpm_scene(json, scene_path);
     if (mpm.dim == 2) check_mpm<2>(mpm, scene_path);
@@ -61,6 +63,10 @@ int check_command(const std::string& scene_path) {
   fmt::print("{}: ok ({}D, {} bod{}, {} vertices, {} elements, {} steps of {:g} s, integrator {})\n", scene_path,
              scene.dim, bodies, bodies == 1 ? "y" : "ies", model.num_vertices(), elements, scene.steps, scene.dt,
              name_of(scene.integrator.type));
+  if (source.format != SceneFormat::softsim)
+    fmt::print("note: read as {} scene; `softsim convert {} --out scene.json` writes what was understood\n",
+               name_of(source.format), scene_path);
+  for (const std::string& note : source.notes) fmt::print("note: {}\n", note);
   const BuildMessages messages = describe_build(model);
   for (const std::string& note : messages.notes) fmt::print("note: {}\n", note);
   for (const std::string& warning : messages.warnings) fmt::print("warning: {}\n", warning);

@@ -6,7 +6,7 @@ namespace softsim::cli {
 
 void Commands::add_all(CLI::App& app) {
   auto* run = app.add_subcommand("run", "Run a scene (the built-in default scene when none is given)");
-  run->add_option("scene", run_scene_, "Scene file (JSON)");
+  run->add_option("scene", run_scene_, "Scene file: softsim JSON, IPC .txt or PolyFEM JSON");
   auto* out = run->add_option("--out", run_out_, "Output directory (frames/, stats.csv, summary.json)")->capture_default_str();
   run->add_option("--resume", run_resume_,
                   "Continue the run whose output directory this is, from its checkpoint.bin (written every "
@@ -24,6 +24,12 @@ void Commands::add_all(CLI::App& app) {
   auto* check = app.add_subcommand("check", "Validate a scene and the meshes it names, without running");
   check->add_option("scene", check_scene_, "Scene file (JSON)")->required();
   check->callback([this] { chosen_ = [this] { return check_command(check_scene_); }; });
+
+  auto* convert = app.add_subcommand(
+      "convert", "Write the softsim scene of an IPC (.txt) or PolyFEM (.json) scene, to read and edit what was understood");
+  convert->add_option("scene", convert_in_, "IPC or PolyFEM scene file")->required();
+  convert->add_option("--out", convert_out_, "softsim scene to write (JSON)")->required();
+  convert->callback([this] { chosen_ = [this] { return convert_command(convert_in_, convert_out_); }; });
 
   auto* reduce = app.add_subcommand("reduce", "Write a reduced body's basis (modes, POD of a run, modes + modal derivatives)");
   reduce->add_option("scene", reduce_.scene, "Scene file (JSON)")->required();

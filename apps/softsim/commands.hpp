@@ -51,6 +51,8 @@ class Commands {
   bool run_quiet_ = false;
   // check / info
   std::string check_scene_, info_mesh_;
+  // convert
+  std::string convert_in_, convert_out_;
   int info_dim_ = 3;
   // analyze damping
   AnalyzeOptions analyze_;
@@ -71,6 +73,7 @@ class Commands {
 int run_command(const std::string& scene, const std::string& out, bool resume, std::optional<int> steps,
                 std::optional<double> end, int threads, bool quiet);
 int check_command(const std::string& scene);
+int convert_command(const std::string& in, const std::string& out);
 int analyze_damping_command(const AnalyzeOptions& options);
 int analyze_modes_command(const ModesOptions& options);
 int reduce_command(const ReduceOptions& options);

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "softsim/core/errors.hpp"
+#include "softsim/peer_scenes/scene_source.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/scene/mpm_scene.hpp"
 #include "softsim/scene/pbf_scene.hpp"
@@ -94,7 +95,10 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
   if (file.empty()) {
     scene = default_scene();
   } else {
-    const nlohmann::json json = read_scene_json(file);
+    SceneSource source = read_scene_source(file);  // softsim, IPC or PolyFEM
+    if (!quiet)
+      for (const std::string& note : source.notes) fmt::print(stderr, "note: {}\n", note);
+    const nlohmann::json& json = source.json;
     if (is_mpm_scene(json))
       return run_particle_command("MPM", parse_mpm_scene(json, file), run_mpm, out, resume, steps, end, quiet);
     if (is_pbf_scene(json))

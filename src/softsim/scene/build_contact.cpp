@@ -71,10 +71,26 @@ void add_friction(Model& model, const Scene& scene, std::unique_ptr<FrictionSour
     model.add_energy(std::make_unique<LaggedFriction>(std::move(source), friction));
 }
 
+// A tetrahedral obstacle (a solid used as a static collider, as PolyFEM scenes do) is its
+// boundary triangles, with only the vertices they use.
+Mesh boundary_surface(const Mesh& tets) {
+  const Surface surface = extract_surface(tets);
+  std::vector<int> new_id(tets.num_vertices(), -1);
+  Mesh out;
+  out.vertices.resize(static_cast<Eigen::Index>(surface.vertices.size()), 3);
+  for (std::size_t i = 0; i < surface.vertices.size(); ++i) {
+    new_id[surface.vertices[i]] = static_cast<int>(i);
+    out.vertices.row(static_cast<Eigen::Index>(i)) = tets.vertices.row(surface.vertices[i]);
+  }
+  out.cells = surface.faces.unaryExpr([&](int v) { return new_id[v]; });
+  return out;
+}
+
 Mesh load_obstacle_mesh(const Scene& scene, const ObstacleSpec& o) {
   const std::string path = scene_path(scene, o.mesh).string();
   Mesh mesh = load_scene_mesh(scene, o.mesh);
   validate_mesh(mesh, path);
+  if (scene.dim == 3 && mesh.cell_type() == CellType::Tetrahedron) mesh = boundary_surface(mesh);
   if (mesh.cell_type() != CellType::Triangle)
     throw InputError(fmt::format("{}: {}.mesh: an obstacle mesh needs triangles, {} has {} cells", scene.source(),
                                  o.path, path, to_string(mesh.cell_type())));
