@@ -1,0 +1,137 @@
+#include "softsim/peer_scenes/ipc_scene.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "softsim/core/errors.hpp"
+#include "softsim/io/write_mesh.hpp"
+#include "softsim/mesh/generators.hpp"
+#include "softsim/peer_scenes/rigid_transform.hpp"
+#include "softsim/scene/scene.hpp"
+#include "support/temp_dir.hpp"
+
+namespace softsim {
+namespace {
+
+using nlohmann::json;
+
+// IPC's cube.msh ([0, 1]^3, 2 x 2 x 2 cells here) and plane.obj, under root/input/.
+struct IpcRoot {
+  test::TempDir dir{"ipc_scene"};
+  IpcRoot() {
+    std::filesystem::create_directories(dir.path() / "input" / "tetMeshes");
+    std::filesystem::create_directories(dir.path() / "input" / "triMeshes");
+    Mesh cube = generate_box(Vec3::Ones(), Eigen::Vector3i::Constant(2));
+    cube.vertices.rowwise() += Eigen::RowVector3d::Constant(0.5);
+    write_msh41_ascii(dir.path() / "input" / "tetMeshes" / "cube.msh", cube);
+    std::ofstream(dir.path() / "input" / "triMeshes" / "plane.obj") << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 3 2\nf 1 4 3\n";
+  }
+  json convert(const std::string& text, std::vector<std::string>* notes = nullptr) const {
+    const std::filesystem::path file = dir.path() / "input" / "scene.txt";
+    std::ofstream(file) << text;
+    std::vector<std::string> n;
+    json s = ipc_scene_to_softsim(file, notes ? *notes : n);
+    return s;
+  }
+  Model build(const json& s) const { return build_model(parse_scene(s, dir.path() / "input" / "scene.txt")); }
+};
+
+TEST(IpcScene, ShapeTransformIsScaleThenRzRyRxThenTranslate) {
+  IpcRoot root;
+  const json s = root.convert("shapes input 1\ninput/tetMeshes/cube.msh 1 2 3  90 0 90  2 1 1\nturnOffGravity\n");
+  EXPECT_EQ(s["bodies"][0]["mesh"], "../input/tetMeshes/cube.msh");  // found from the scene's folder upwards
+  const Model model = root.build(s);
+  const auto x = as_rows(model.rest_positions, 3);
+  // Vertex (1, 0, 0) of the raw mesh: scaled to (2, 0, 0), turned by Rx(90) Rz(90) (z first).
+  const Mat3 R = axis_rotation(0, 90) * axis_rotation(2, 90);
+  const Mesh cube = [] {
+    Mesh c = generate_box(Vec3::Ones(), Eigen::Vector3i::Constant(2));
+    c.vertices.rowwise() += Eigen::RowVector3d::Constant(0.5);
+    return c;
+  }();
+  for (int v = 0; v < cube.num_vertices(); ++v) {
+    const Vec3 expected = R * Vec3(cube.vertices.row(v).transpose()).cwiseProduct(Vec3(2, 1, 1)) + Vec3(1, 2, 3);
+    EXPECT_LT((x.row(v).transpose() - expected).norm(), 1e-12);
+  }
+  EXPECT_EQ(s["gravity"], json({0.0, 0.0, 0.0}));
+}
+
+TEST(IpcScene, SizeFallAndTheRelativeAccuracyParameters) {
+  IpcRoot root;
+  // Two cubes 1 apart in y; size 1 scales the set (3 tall) by 1/3 with its corner at the origin,
+  // fall lifts it by half the set's diagonal; dHat, epsv, tol are fractions of the tets' diagonal.
+  const json s = root.convert(
+      "size 1\nscript fall\ntime 1 0.05\nselfFric 0.2\nshapes input 2\ninput/tetMeshes/cube.msh 0 0 0 0 0 0 1 1 1\n"
+      "input/tetMeshes/cube.msh 0 2 0 0 0 0 1 1 1\nground 0.4 -0.1\nmeshCO input/triMeshes/plane.obj 0 -0.2 0 4 50 1\n"
+      "dHat 2e-3\nepsv 1e-2\n");
+  const double k = 1.0 / 3.0, l = std::sqrt(k * k * 2 + 1.0);  // the set's diagonal after size
+  const double lift = 0.5 * l;
+  EXPECT_NEAR(s["bodies"][1]["transform"]["translate"][1].get<double>(), 2 * k + lift, 1e-12);
+  EXPECT_NEAR(s["bodies"][0]["transform"]["scale"].get<double>(), k, 1e-15);
+  EXPECT_NEAR(s["contact"]["dhat"].get<double>(), 2e-3 * l, 1e-15);
+  EXPECT_NEAR(s["contact"]["friction"]["eps_v"].get<double>(), 1e-2 * l * 0.025 / 0.05, 1e-15);  // IPC's 0.025 s
+  EXPECT_NEAR(s["solver"]["tolerance"].get<double>(), 1e-2 * l, 1e-15);
+  EXPECT_EQ(s["time"]["steps"], 20);
+  EXPECT_EQ(s["gravity"], json({0.0, -9.80665, 0.0}));
+  // ground mu y: a plane at y with its own friction; the meshCO: centred, longest side 4, no friction.
+  const json& ground = s["obstacles"][1];
+  EXPECT_EQ(ground["point"], json({0.0, -0.1, 0.0}));
+  bool ground_pair = false, meshco_pair = false;
+  for (const json& p : s["contact"]["friction"]["pairs"]) {
+    if (p["bodies"][1] == "ground") ground_pair = ground_pair || p["mu"] == 0.4;
+    if (p["bodies"][1] == "meshCO0") meshco_pair = meshco_pair || p["mu"] == 0.0;
+  }
+  EXPECT_TRUE(ground_pair);
+  EXPECT_TRUE(meshco_pair);
+  const Model model = root.build(s);
+  EXPECT_EQ(model.bodies.size(), 2u);
+}
+
+TEST(IpcScene, DbcPiecesBecomeOneMotionAndNbcAForcePerVertex) {
+  IpcRoot root;
+  const json s = root.convert(
+      "time 0.2 0.05\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 \\\n"
+      "  DBC -0.1 -0.1 -0.1 0.1 1.1 1.1 0.2 0 0 0 0 0 0 0.1 \\\n"
+      "  DBC -0.1 -0.1 -0.1 0.1 1.1 1.1 0 0 0 0 0 0 0.1 \\\n"
+      "  NBC 0.9 -0.1 -0.1 1.1 1.1 1.1 0 -3 0\n");
+  const json& fixed = s["bodies"][0]["fixed"];
+  ASSERT_EQ(fixed.size(), 1u);
+  EXPECT_EQ(fixed[0]["ids"].size(), 9u);  // the x = 0 face's surface vertices
+  // 0.2 m/s for the first 0.1 s, then held: keyframes (0, 0), (0.1, 0.02), (0.2, 0.02).
+  const json& path = fixed[0]["path"];
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_NEAR(path[1][0].get<double>(), 0.1, 1e-12);
+  EXPECT_NEAR(path[1][1].get<double>(), 0.02, 1e-12);
+  EXPECT_NEAR(path[2][1].get<double>(), 0.02, 1e-12);
+  // NBC: a force m_i a on each of the x = 1 face's 9 vertices; they add up to (face mass) x a.
+  double fy = 0.0;
+  for (const json& load : s["bodies"][0]["loads"]) fy += load["force"][1].get<double>();
+  EXPECT_EQ(s["bodies"][0]["loads"].size(), 9u);
+  // Lumped masses: each cell gives half its mass to each of its two x faces, so the x = 1 layer
+  // of a 2-cell-thick cube carries a quarter of its 1000 kg.
+  EXPECT_NEAR(fy, -3.0 * 1000 / 4.0, 1e-9);
+}
+
+TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
+  IpcRoot root;
+  const auto message = [&](const std::string& text) {
+    try {
+      root.convert(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string shape = "shapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1";
+  EXPECT_NE(message(shape + "\nenergy StVK\n").find("line 3: energy: \"StVK\""), std::string::npos);
+  EXPECT_NE(message(shape + "\ntimeIntegration RK4\n").find("line 3: timeIntegration"), std::string::npos);
+  EXPECT_NE(message(shape + " DBC 0 0 0 1 1 1 0 0 0 0 0 0 0.5\n").find("DBC: starts at t = 0.5"), std::string::npos);
+  EXPECT_NE(message("script spin\n" + shape + "\n").find("line 1: script spin"), std::string::npos);
+  EXPECT_NE(message("density\n" + shape + "\n").find("line 1: density: expected 1 value"), std::string::npos);
+  EXPECT_NE(message("view perspective\n").find("no shapes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace softsim
