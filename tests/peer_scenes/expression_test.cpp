@@ -21,8 +21,11 @@ TEST(Expression, EvaluatesPolyfemBoundaryValues) {
   EXPECT_TRUE(twist.uses('y'));
   EXPECT_TRUE(twist.uses('t'));
   EXPECT_FALSE(twist.uses('x'));
-  EXPECT_DOUBLE_EQ(Expression::parse("2^3^2", "e")(0), 512.0);  // right-associative
-  EXPECT_DOUBLE_EQ(Expression::parse("-2^2", "e")(0), -4.0);
+  // tinyexpr's default rules, as PolyFEM builds it: '^' left-associative, the sign binding tighter.
+  EXPECT_DOUBLE_EQ(Expression::parse("2^3^2", "e")(0), 64.0);
+  EXPECT_DOUBLE_EQ(Expression::parse("-2^2", "e")(0), 4.0);
+  EXPECT_DOUBLE_EQ(Expression::parse("2*3^2", "e")(0), 18.0);
+  EXPECT_DOUBLE_EQ(Expression::parse("log(1000) + log10(100)", "e")(0), 5.0);  // base 10
   EXPECT_DOUBLE_EQ(Expression::parse("1 - 2 - 3", "e")(0), -4.0);  // left-associative
   EXPECT_DOUBLE_EQ(Expression::parse("8 / 4 / 2", "e")(0), 1.0);
   EXPECT_DOUBLE_EQ(Expression::parse("sqrt(abs(-16)) + ln(exp(2))", "e")(0), 6.0);

@@ -114,6 +114,21 @@ TEST(IpcScene, DbcPiecesBecomeOneMotionAndNbcAForcePerVertex) {
   EXPECT_NEAR(fy, -3.0 * 1000 / 4.0, 1e-9);
 }
 
+TEST(IpcScene, NbcActsUnderAScriptAndOverlappingDbcPiecesAdd) {
+  IpcRoot root;
+  // IPC applies NBC whatever the script (Optimizer.cpp), and ignores DBC under one.
+  json s = root.convert("script fall\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 NBC 0 0 0 1 1 1 0 -3 0\n");
+  EXPECT_EQ(s["bodies"][0]["loads"].size(), 26u);  // every surface vertex of the 3 x 3 x 3 grid
+  // Pieces [0, inf) and [0, 0.1) of one box: both act until 0.1 s (their velocities add), then the first.
+  s = root.convert("time 0.2 0.05\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 \\\n"
+                   "  DBC -0.1 -0.1 -0.1 0.1 1.1 1.1 0.1 0 0 0 0 0 \\\n"
+                   "  DBC -0.1 -0.1 -0.1 0.1 1.1 1.1 0.1 0 0 0 0 0 0 0.1\n");
+  const json& path = s["bodies"][0]["fixed"][0]["path"];
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_NEAR(path[1][1].get<double>(), 0.02, 1e-12);   // 0.2 m/s for 0.1 s
+  EXPECT_NEAR(path[2][1].get<double>(), 0.03, 1e-12);   // then 0.1 m/s for the last 0.1 s
+}
+
 TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
   IpcRoot root;
   const auto message = [&](const std::string& text) {

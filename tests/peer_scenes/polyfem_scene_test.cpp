@@ -139,6 +139,15 @@ TEST(PolyfemScene, NamesEveryKeyItCannotTake) {
   scene["boundary_conditions"]["dirichlet_boundary"]["value"] = {"x*t", 0, 0};  // a stretch
   EXPECT_THROW(read_scene_source(folder.write("bad3.json", scene)), InputError);
   scene = two_cubes();
+  scene["contact"] = true;  // a value of the wrong JSON type: a message naming the file, not a crash
+  try {
+    read_scene_source(folder.write("bad5.json", scene));
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad5.json: a PolyFEM key has a value of the wrong type"), std::string::npos)
+        << e.what();
+  }
+  scene = two_cubes();
   scene["common"] = "missing.json";
   EXPECT_THROW(read_scene_source(folder.write("bad4.json", scene)), InputError);
 }

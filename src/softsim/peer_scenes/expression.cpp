@@ -33,7 +33,8 @@ constexpr Function kFunctions[] = {
     {"sin", [](double v) { return std::sin(v); }},   {"cos", [](double v) { return std::cos(v); }},
     {"tan", [](double v) { return std::tan(v); }},   {"asin", [](double v) { return std::asin(v); }},
     {"acos", [](double v) { return std::acos(v); }}, {"atan", [](double v) { return std::atan(v); }},
-    {"exp", [](double v) { return std::exp(v); }},   {"log", [](double v) { return std::log(v); }},
+    {"exp", [](double v) { return std::exp(v); }},   {"log", [](double v) { return std::log10(v); }},
+    {"log10", [](double v) { return std::log10(v); }},
     {"sqrt", [](double v) { return std::sqrt(v); }}, {"abs", [](double v) { return std::fabs(v); }},
     {"ln", [](double v) { return std::log(v); }},
 };
@@ -57,7 +58,7 @@ NodePtr make(Node::Kind kind, NodePtr a = nullptr, NodePtr b = nullptr) {
 }
 
 // Recursive descent: sum := product (('+'|'-') product)*; product := unary (('*'|'/') unary)*;
-// unary := '-' unary | '+' unary | power; power := atom ('^' unary)?; atom := number | name |
+// unary := signed ('^' signed)*; signed := ('-'|'+') signed | atom; atom := number | name |
 // name '(' sum ')' | '(' sum ')'.
 class Parser {
  public:
@@ -102,15 +103,17 @@ class Parser {
       else return left;
     }
   }
+  // As PolyFEM's tinyexpr (built without TE_POW_FROM_RIGHT): powers group left to right and a
+  // sign binds tighter than '^' (-2^2 = 4, 2^3^2 = 64).
   NodePtr unary() {
-    if (take('-')) return make(Node::negate, unary());
-    if (take('+')) return unary();
-    return power();
+    NodePtr left = signed_atom();
+    while (take('^')) left = make(Node::power, left, signed_atom());
+    return left;
   }
-  NodePtr power() {
-    NodePtr base = atom();
-    if (take('^')) return make(Node::power, base, unary());
-    return base;
+  NodePtr signed_atom() {
+    if (take('-')) return make(Node::negate, signed_atom());
+    if (take('+')) return signed_atom();
+    return atom();
   }
   NodePtr atom() {
     skip();
@@ -176,7 +179,7 @@ class Parser {
           return n;
         }
       i_ = start;
-      fail(fmt::format("unknown name '{}' (known: t, x, y, z, pi, sin, cos, tan, asin, acos, atan, exp, log, ln, sqrt, abs, min, max, pow)",
+      fail(fmt::format("unknown name '{}' (known: t, x, y, z, pi, sin, cos, tan, asin, acos, atan, exp, log (base 10), log10, ln, sqrt, abs, min, max, pow)",
                        name));
     }
     fail(fmt::format("unexpected '{}'", c));

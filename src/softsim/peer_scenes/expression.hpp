@@ -1,7 +1,8 @@
 #pragma once
 // A scalar expression of t, x, y, z as PolyFEM scenes write boundary values ("4*t",
-// "y*cos(0.4*pi*t)-z*sin(0.4*pi*t)-y"): numbers, pi, + - * / ^ (right-associative), unary minus,
-// parentheses and the functions sin cos tan asin acos atan exp log (= ln) sqrt abs, min max pow. Parsed once into a
+// "y*cos(0.4*pi*t)-z*sin(0.4*pi*t)-y") with the rules of PolyFEM's tinyexpr: numbers, pi,
+// + - * / ^ (left-associative, a sign binding tighter: -2^2 = 4), parentheses and the functions
+// sin cos tan asin acos atan exp log (base 10, as tinyexpr's default) log10 ln sqrt abs, min max pow. Parsed once into a
 // small tree, evaluated many times. A syntax error or an unknown name throws InputError naming
 // the text and the position.
 #include <memory>

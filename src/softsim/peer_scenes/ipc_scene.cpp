@@ -281,11 +281,15 @@ IpcScene read_ipc(const std::filesystem::path& file, std::vector<std::string>& n
     } else if (c == "shapeMatrix") {
       count(4);
       const Vec3 n = r.vec(2);
-      const Vec3 origin = w.size() >= 8 ? r.vec(5) : Vec3::Zero();  // IPC leaves it unset when absent: 0
+      if (w.size() != 5 && w.size() != 8) r.fail("expected shapeMatrix input nx ny nz [px py pz]");
+      const Vec3 origin = w.size() == 8 ? r.vec(5) : Vec3::Zero();  // IPC leaves it unset when absent: 0
       if (++k >= lines.size()) r.fail("expected the shape line after shapeMatrix");
       r.line = &lines[k];
       if (lines[k].words.size() < 10) r.fail("a shape line is: mesh dx dy dz rx ry rz sx sy sz [material rho E nu]");
       const Shape base = read_shape_line(r, file);
+      if (!base.dbc.empty() || !base.nbc.empty() || base.initial_velocity || base.linear_velocity ||
+          base.angular_velocity_degrees)
+        r.fail("a shapeMatrix shape takes only `material` (IPC gives its copies no conditions or velocities)");
       const Vec3 step = base.placement.translation;
       for (int i = 0; i < n.x(); ++i)
         for (int j = 0; j < n.y(); ++j)
@@ -336,7 +340,8 @@ IpcScene read_ipc(const std::filesystem::path& file, std::vector<std::string>& n
       s.size = r.number(1);
     } else if (c == "rotateModel") {
       count(4);
-      s.rotate_model = std::make_pair(r.vec(1), r.number(4));
+      if (!(r.vec(1).norm() > 0)) r.fail("the axis is zero");
+      s.rotate_model = std::make_pair(Vec3(r.vec(1).normalized()), r.number(4));
     } else if (c == "script") {
       count(1);
       s.script = w[1];
@@ -358,6 +363,7 @@ IpcScene read_ipc(const std::filesystem::path& file, std::vector<std::string>& n
       // IPC centres the mesh on its vertex mean and scales its longest side to `scale`.
       const Vec3 mean = o.mesh.vertices.colwise().mean().transpose();
       const double extent = (o.mesh.vertices.colwise().maxCoeff() - o.mesh.vertices.colwise().minCoeff()).maxCoeff();
+      if (!(extent > 0)) r.fail(o.path + ": the mesh has no extent");
       const double k = r.number(5) / extent;
       Mat3 R = Mat3::Identity();
       if (w.size() > 8 && w[8] == "rotate") R = ipc_rotation(r.vec(9));
@@ -515,6 +521,16 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
     Rm = Eigen::AngleAxisd(s.rotate_model->second * kDegree, s.rotate_model->first).toRotationMatrix();
     shift = pivot - Rm * pivot;
   }
+  // l, the unit of IPC's dHat, epsv and tol: the rest bounding-box diagonal of the tet shapes,
+  // unturned by rotateModel (IPC turns only the initial positions), scaled by `size` below.
+  Vec3 tlo = Vec3::Constant(kInfinity), thi = -tlo;
+  bool has_tets = false;
+  for (const Shape& shape : s.shapes)
+    if (shape.kind == ShapeKind::tets) {
+      grow(tlo, thi, world_vertices(shape.mesh, shape.placement));
+      has_tets = true;
+    }
+  if (!has_tets) throw InputError(where + ": no deformable (.msh) shape");
   double k = 1.0;
   for (Shape& shape : s.shapes) shape.placement = compose(Rm, shift, 1.0, shape.placement);
   if (s.size > 0) {
@@ -527,16 +543,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       shape.placement.translation -= k * lo;
     }
   }
-  // l: the rest bounding-box diagonal of the tet shapes, the unit of IPC's dHat, epsv and tol.
-  Vec3 tlo = Vec3::Constant(kInfinity), thi = -tlo;
-  bool has_tets = false;
-  for (const Shape& shape : s.shapes)
-    if (shape.kind == ShapeKind::tets) {
-      grow(tlo, thi, world_vertices(shape.mesh, shape.placement));
-      has_tets = true;
-    }
-  if (!has_tets) throw InputError(where + ": no deformable (.msh) shape");
-  const double l = (thi - tlo).norm();
+  const double l = k * (thi - tlo).norm();
   Vec3 all_lo = Vec3::Constant(kInfinity), all_hi = -all_lo;
   for (const Shape& shape : s.shapes) grow(all_lo, all_hi, world_vertices(shape.mesh, shape.placement));
 
@@ -601,6 +608,8 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
                    {"angular_velocity", vec_json(w[i] * std::numbers::pi)},
                    {"rotation_center", vec_json(box_centre)}};
     }
+    if (s.script == "DCOSqueezeOut" && i == 0 && s.shapes.size() < 2)
+      script_fail("needs shape 1, the box the plate is pressed towards");
     if (s.script == "DCOSqueezeOut" && i == 0) {
       // The top plate moves down at 0.3 m/s while its top is above 0.9/3.8 of the cone box's
       // height over its bottom (the 2020 release's rule; IPC's later code never moves it).
@@ -611,8 +620,9 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       const double stop_at = cmin + 0.9 * (cmax - cmin) / 3.8;
       int moving = 0;
       while (moving < steps && top - 0.3 * moving * s.dt > stop_at) ++moving;
-      whole = json{{"path", json::array({json::array({0.0, 0.0, 0.0, 0.0}),
-                                         json::array({moving * s.dt, 0.0, -0.3 * moving * s.dt, 0.0})})}};
+      // Moved by penalty (inside the solve, under CCD): the plate pushes the bodies ahead of it.
+      whole = json{{"method", "penalty"}, {"velocity", {0.0, -0.3, 0.0}}};
+      if (moving < steps) whole->operator[]("limit") = 0.3 * moving * s.dt;
     }
     // A whole-shape motion that does not move (zero velocities) holds the shape in place.
     if (whole && !whole->contains("velocity") && !whole->contains("angular_velocity") && !whole->contains("path"))
@@ -673,7 +683,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
                                          "their prescribed ranges are not supported; softsim holds prescribed vertices "
                                          "for the whole run",
                                          where, d->line, d->t0));
-          covered = d->t1;
+          covered = std::max(covered, d->t1);
         }
         if (covered < total_time - 1e-12)
           throw InputError(fmt::format("{}: line {}: DBC: ends at t = {:g} s: a released Dirichlet condition is not "
@@ -712,19 +722,6 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
           f["path"] = keyframes(times, offsets, 1e-12);
         }
         fixed.push_back(f);
-      }
-      // NBC: an acceleration of the selected vertices, i.e. a force m_i a on each.
-      std::vector<double> mass;
-      for (const Nbc& n : shape.nbc) {
-        if (n.t0 > 1e-12 || n.t1 < total_time - 1e-12)
-          throw InputError(fmt::format("{}: line {}: NBC: a load over a time range [{:g}, {:g}) s is not supported; "
-                                       "softsim's loads act for the whole run",
-                                       where, n.line, n.t0, n.t1));
-        if (mass.empty()) lumped_mass_of_tets(shape.mesh, shape.placement, mat.x(), mass);
-        json loads = body.value("loads", json::array());
-        for (int v : box_selection(shape.mesh, n.lo, n.hi))
-          loads.push_back({{"ids", {v}}, {"force", vec_json(mass[v] * n.acceleration)}});
-        body["loads"] = loads;
       }
       if (shape.initial_velocity) {
         const auto& [v, w_degrees] = *shape.initial_velocity;
@@ -790,6 +787,20 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
         if (x0[v].y() < all_lo.y() + 0.5 * (all_hi.y() - all_lo.y())) lower.push_back(v);
       if (!lower.empty()) fixed.push_back({{"ids", lower}});
     }
+    // NBC: an acceleration of the selected vertices, i.e. a force m_i a on each; IPC applies it
+    // under every script.
+    std::vector<double> mass;
+    for (const Nbc& n : shape.nbc) {
+      if (n.t0 > 1e-12 || n.t1 < total_time - 1e-12)
+        throw InputError(fmt::format("{}: line {}: NBC: a load over a time range [{:g}, {:g}) s is not supported; "
+                                     "softsim's loads act for the whole run",
+                                     where, n.line, n.t0, n.t1));
+      if (mass.empty()) lumped_mass_of_tets(shape.mesh, shape.placement, mat.x(), mass);
+      json loads = body.value("loads", json::array());
+      for (int v : box_selection(shape.mesh, n.lo, n.hi))
+        loads.push_back({{"ids", {v}}, {"force", vec_json(mass[v] * n.acceleration)}});
+      body["loads"] = loads;
+    }
     if (!fixed.empty()) body["fixed"] = fixed;
     bodies.push_back(body);
     body_names.push_back(name);
@@ -814,11 +825,13 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   out["solver"] = {{"tolerance", tol * l}};
   out["bodies"] = bodies;
   if (!obstacles.empty()) out["obstacles"] = obstacles;
+  if (!s.self_collision && !s.mesh_obstacles.empty())
+    throw InputError(where + ": selfCollisionOff with meshCO obstacles: IPC keeps contact with the obstacles, "
+                             "softsim's mesh obstacles need contact between bodies on");
+  if (s.tuning[0] > 0)
+    throw InputError(where + ": tuning: a fixed barrier stiffness (tuning[0] > 0) is not converted (IPC's scales "
+                             "the unscaled barrier, softsim's the h^2-scaled potential); 0 selects the automatic one");
   json contact = {{"enabled", s.self_collision}, {"dhat", s.tuning[1] * l}};
-  if (s.tuning[0] > 0) {
-    contact["kappa"] = s.tuning[0];
-    notes.push_back("tuning: a fixed barrier stiffness is used as softsim's contact.kappa");
-  }
   // Friction: selfFric between shapes (kinematic surfaces included), each half-space's own mu,
   // none at meshCOs (IPC's barrier solver adds no friction there, whatever the file says).
   std::vector<json> pairs;
@@ -852,7 +865,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   for (const Shape& shape : s.shapes)
     if (s.script != "null" && (!shape.dbc.empty() || shape.initial_velocity || shape.linear_velocity ||
                                shape.angular_velocity_degrees)) {
-      notes.push_back("shape DBC / initVel / velocities: ignored under a script, as IPC does");
+      notes.push_back("shape DBC / initVel / velocities: ignored under a script, as IPC does (NBC acts)");
       break;
     }
   return out;

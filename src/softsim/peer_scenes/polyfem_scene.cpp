@@ -28,6 +28,10 @@ namespace {
 // (RFC 7386: objects merge, arrays and values replace); includes nest.
 json with_common(json scene, const std::filesystem::path& file, int depth) {
   if (!scene.is_object() || !scene.contains("common")) return scene;
+  if (scene["common"] == "") {
+    scene.erase("common");
+    return scene;
+  }
   if (depth > 16) throw InputError(file.string() + ": common: includes nested more than 16 deep (a cycle?)");
   if (!scene["common"].is_string()) throw InputError(file.string() + ": common: expected a file name");
   const std::filesystem::path included = file.parent_path() / scene["common"].get<std::string>();
@@ -374,7 +378,21 @@ bool is_polyfem_scene(const json& json) {
          (json.contains("solver") && json["solver"].is_object() && json["solver"].contains("nonlinear"));
 }
 
+static json convert_polyfem(const json& raw, const std::filesystem::path& file, std::vector<std::string>& notes);
+
 json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file, std::vector<std::string>& notes) {
+  // Keys read with a typed check name themselves; a value of an unexpected JSON type anywhere
+  // else still becomes one message naming the file, never a crash.
+  try {
+    return convert_polyfem(raw, file, notes);
+  } catch (const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    if (const auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
+    throw InputError(fmt::format("{}: a PolyFEM key has a value of the wrong type: {}", file.string(), what));
+  }
+}
+
+static json convert_polyfem(const json& raw, const std::filesystem::path& file, std::vector<std::string>& notes) {
   const Where w{file.string()};
   json s = with_common(raw, file, 0);
   for (const char* legacy : {"meshes", "mesh", "obstacles", "body_params", "problem_params", "tend", "has_collision"})
@@ -425,10 +443,11 @@ json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file
     steps = static_cast<int>(std::ceil(w.number(time["tend"], "time.tend") / dt - 1e-9));
   }
   if (!(dt > 0)) w.fail("time.dt", "must be positive");
+  if (has_end && has_dt && has_steps && std::abs(steps * dt - w.number(time["tend"], "time.tend")) > 1e-12)
+    w.fail("time", "tend, dt and time_steps disagree (tend must be dt x time_steps)");
   out["time"] = {{"dt", dt}, {"steps", steps}};
   // integrator
   json integrator = {{"type", "backward_euler"}};
-  if (time.value("quasistatic", false)) integrator["type"] = "static";
   if (time.contains("integrator")) {
     const json& in = time["integrator"];
     std::string type = in.is_string() ? in.get<std::string>() : in.value("type", std::string("ImplicitEuler"));
@@ -445,6 +464,7 @@ json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file
                                             "BDF1, BDF2, ImplicitNewmark)", type, bdf_steps));
     }
   }
+  if (time.contains("quasistatic") && time["quasistatic"] == true) integrator = {{"type", "static"}};
   out["integrator"] = integrator;
   // gravity: PolyFEM's rhs is minus the body acceleration; none when absent.
   Vec3 gravity = Vec3::Zero();
@@ -472,14 +492,23 @@ json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file
   const json solver_contact = solver.value("contact", json::object());
   if (solver_contact.contains("barrier_stiffness")) {
     const json& k = solver_contact["barrier_stiffness"];
-    if (k.is_number()) c["kappa"] = w.number(k, "solver.contact.barrier_stiffness");
-    else if (!(k.is_string() && k.get<std::string>() == "adaptive"))
-      w.fail("solver.contact.barrier_stiffness", "expected a number or \"adaptive\"");
+    if (!(k.is_string() && k.get<std::string>() == "adaptive"))
+      w.fail("solver.contact.barrier_stiffness",
+             "a fixed barrier stiffness is not converted (PolyFEM's scales the unscaled barrier, softsim's the "
+             "h^2-scaled potential); \"adaptive\" is softsim's automatic stiffness");
   }
-  if (contact_on && mu > 0) {
+  int friction_passes = -2;  // not given
+  if (solver_contact.contains("friction_iterations")) {
+    if (!solver_contact["friction_iterations"].is_number_integer())
+      w.fail("solver.contact.friction_iterations", "expected an integer");
+    friction_passes = solver_contact["friction_iterations"].get<int>();
+    if (friction_passes == 0 && mu > 0)
+      notes.push_back("solver.contact.friction_iterations: 0 turns friction off, as in PolyFEM");
+  }
+  if (contact_on && mu > 0 && friction_passes != 0) {
     int iterations = 1;
-    if (solver_contact.contains("friction_iterations")) {
-      const int n = solver_contact["friction_iterations"].get<int>();
+    if (friction_passes != -2) {
+      const int n = friction_passes;
       if (n < 0) {
         iterations = 10;
         notes.push_back("solver.contact.friction_iterations: -1 (lag until converged) becomes 10 lagged passes per "
@@ -540,7 +569,10 @@ json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file
             std::vector<Vec3> rest;
             for (int v = 0; v < geo.mesh.num_vertices(); ++v) rest.push_back(world(geo, v, offset));
             const json motion = fit_prescribed_motion(field_of((*list)[d], key), rest, dt, steps, key);
-            if (motion.empty()) continue;
+            if (motion.empty()) {  // a later entry overrides an earlier one
+              o.erase("velocity");
+              continue;
+            }
             if (motion.contains("angular_velocity") || motion.contains("path"))
               w.fail(key, "a moving mesh obstacle in softsim translates at a constant velocity");
             o["velocity"] = motion["velocity"];
@@ -552,7 +584,8 @@ json polyfem_scene_to_softsim(const json& raw, const std::filesystem::path& file
                    {"material", material_of(geo.volume_id, geo.key)}};
       // Dirichlet: the vertices of the faces whose id an entry names.
       const Surface surface = extract_surface(geo.mesh);
-      const std::vector<int> ids = face_ids(w, geo, offset, surface.faces);
+      // PolyFEM evaluates selections on the transformed mesh before copying it: one set of ids for every copy.
+      const std::vector<int> ids = face_ids(w, geo, Vec3::Zero(), surface.faces);
       json fixed = json::array();
       for (std::size_t d = 0; d < dirichlet.size(); ++d) {
         const std::string key = fmt::format("boundary_conditions.dirichlet_boundary[{}]", d);

@@ -51,6 +51,10 @@ nlohmann::json fit_prescribed_motion(const DisplacementField& u, const std::vect
   const double tolerance = 1e-9 * size;
   std::vector<double> times(steps + 1);
   for (int k = 0; k <= steps; ++k) times[k] = k * dt;
+  for (const double t : times)
+    for (const Vec3& x : rest)
+      if (!u(x, t).allFinite())
+        throw InputError(fmt::format("{}: the prescribed displacement is not finite at t = {:g} s", where, t));
   for (const Vec3& x : rest)
     if ((u(x, 0.0)).norm() > tolerance)
       throw InputError(where + ": the displacement is not zero at t = 0 (a body starts where its mesh puts it)");
