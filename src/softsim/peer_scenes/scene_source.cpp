@@ -36,7 +36,8 @@ bool looks_like_ipc(const std::filesystem::path& file) {
 }  // namespace
 
 SceneSource read_scene_source(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw InputError(fmt::format("{}: no such scene file", file.string()));
+  if (!std::filesystem::exists(file))
+    throw InputError(fmt::format("{}: cannot open the scene file (no such file)", file.string()));
   SceneSource source;
   if (lower_extension(file) == ".txt" || (lower_extension(file) != ".json" && looks_like_ipc(file))) {
     source.format = SceneFormat::ipc;
