@@ -22,7 +22,7 @@ void Commands::add_all(CLI::App& app) {
   });
 
   auto* check = app.add_subcommand("check", "Validate a scene and the meshes it names, without running");
-  check->add_option("scene", check_scene_, "Scene file (JSON)")->required();
+  check->add_option("scene", check_scene_, "Scene file: softsim JSON, IPC .txt or PolyFEM JSON")->required();
   check->callback([this] { chosen_ = [this] { return check_command(check_scene_); }; });
 
   auto* convert = app.add_subcommand(

@@ -51,9 +51,9 @@ class Commands {
   bool run_quiet_ = false;
   // check / info
   std::string check_scene_, info_mesh_;
+  int info_dim_ = 3;
   // convert
   std::string convert_in_, convert_out_;
-  int info_dim_ = 3;
   // analyze damping
   AnalyzeOptions analyze_;
   ModesOptions modes_;

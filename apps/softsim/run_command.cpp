@@ -95,7 +95,7 @@ int run_command(const std::string& scene_path, const std::string& out, bool resu
   if (file.empty()) {
     scene = default_scene();
   } else {
-    SceneSource source = read_scene_source(file);  // softsim, IPC or PolyFEM
+    const SceneSource source = read_scene_source(file);  // softsim, IPC or PolyFEM
     if (!quiet)
       for (const std::string& note : source.notes) fmt::print(stderr, "note: {}\n", note);
     const nlohmann::json& json = source.json;

@@ -14,7 +14,7 @@
 namespace softsim {
 
 struct Expression::Node {
-  enum Kind { constant, variable, negate, add, subtract, multiply, divide, power, function, binary_function } kind;
+  enum Kind { constant, variable, negate, add, subtract, multiply, divide, power, function } kind;
   double value = 0.0;   // constant
   int index = 0;        // variable: 0 t, 1 x, 2 y, 3 z; function: the entry of kFunctions
   std::shared_ptr<const Node> a, b;
@@ -25,35 +25,38 @@ namespace {
 using Node = Expression::Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+// The functions by name, each with one or two arguments (the second ignored by the one-argument ones).
 struct Function {
   const char* name;
-  double (*apply)(double);
-};
-constexpr Function kFunctions[] = {
-    {"sin", [](double v) { return std::sin(v); }},   {"cos", [](double v) { return std::cos(v); }},
-    {"tan", [](double v) { return std::tan(v); }},   {"asin", [](double v) { return std::asin(v); }},
-    {"acos", [](double v) { return std::acos(v); }}, {"atan", [](double v) { return std::atan(v); }},
-    {"exp", [](double v) { return std::exp(v); }},   {"log", [](double v) { return std::log10(v); }},
-    {"log10", [](double v) { return std::log10(v); }},
-    {"sqrt", [](double v) { return std::sqrt(v); }}, {"abs", [](double v) { return std::fabs(v); }},
-    {"ln", [](double v) { return std::log(v); }},
-};
-struct BinaryFunction {
-  const char* name;
+  int arity;
   double (*apply)(double, double);
 };
-constexpr BinaryFunction kBinaryFunctions[] = {
-    {"min", [](double a, double b) { return std::min(a, b); }},
-    {"max", [](double a, double b) { return std::max(a, b); }},
-    {"pow", [](double a, double b) { return std::pow(a, b); }},
+constexpr Function kFunctions[] = {
+    {"sin", 1, [](double v, double) { return std::sin(v); }},
+    {"cos", 1, [](double v, double) { return std::cos(v); }},
+    {"tan", 1, [](double v, double) { return std::tan(v); }},
+    {"asin", 1, [](double v, double) { return std::asin(v); }},
+    {"acos", 1, [](double v, double) { return std::acos(v); }},
+    {"atan", 1, [](double v, double) { return std::atan(v); }},
+    {"exp", 1, [](double v, double) { return std::exp(v); }},
+    {"log", 1, [](double v, double) { return std::log10(v); }},
+    {"log10", 1, [](double v, double) { return std::log10(v); }},
+    {"ln", 1, [](double v, double) { return std::log(v); }},
+    {"sqrt", 1, [](double v, double) { return std::sqrt(v); }},
+    {"abs", 1, [](double v, double) { return std::fabs(v); }},
+    {"min", 2, [](double a, double b) { return std::min(a, b); }},
+    {"max", 2, [](double a, double b) { return std::max(a, b); }},
+    {"pow", 2, [](double a, double b) { return std::pow(a, b); }},
 };
 constexpr char kVariables[] = {'t', 'x', 'y', 'z'};
 
-NodePtr make(Node::Kind kind, NodePtr a = nullptr, NodePtr b = nullptr) {
+NodePtr make(Node::Kind kind, NodePtr a = nullptr, NodePtr b = nullptr, double value = 0.0, int index = 0) {
   auto n = std::make_shared<Node>();
   n->kind = kind;
   n->a = std::move(a);
   n->b = std::move(b);
+  n->value = value;
+  n->index = index;
   return n;
 }
 
@@ -130,53 +133,30 @@ class Parser {
       const double v = std::strtod(begin, &end);
       if (end == begin) fail("bad number");
       i_ += static_cast<std::size_t>(end - begin);
-      auto n = std::make_shared<Node>();
-      n->kind = Node::constant;
-      n->value = v;
-      return n;
+      return make(Node::constant, nullptr, nullptr, v);
     }
     if (std::isalpha(static_cast<unsigned char>(c))) {
       const std::size_t start = i_;
       while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
       const std::string name = s_.substr(start, i_ - start);
-      if (name == "pi") {
-        auto n = std::make_shared<Node>();
-        n->kind = Node::constant;
-        n->value = std::numbers::pi;
-        return n;
-      }
+      if (name == "pi") return make(Node::constant, nullptr, nullptr, std::numbers::pi);
       for (int v = 0; v < 4; ++v)
         if (name.size() == 1 && name[0] == kVariables[v]) {
-          auto n = std::make_shared<Node>();
-          n->kind = Node::variable;
-          n->index = v;
           variables_ |= 1u << v;
-          return n;
+          return make(Node::variable, nullptr, nullptr, 0.0, v);
         }
       for (int f = 0; f < static_cast<int>(std::size(kFunctions)); ++f)
         if (name == kFunctions[f].name) {
-          if (!take('(')) fail(fmt::format("'{}' needs an argument in parentheses", name));
-          NodePtr arg = sum();
+          const int arity = kFunctions[f].arity;
+          const char* arguments = arity == 1 ? "an argument" : "two arguments";
+          if (!take('(')) fail(fmt::format("'{}' needs {} in parentheses", name, arguments));
+          NodePtr first = sum(), second;
+          if (arity == 2) {
+            if (!take(',')) fail(fmt::format("'{}' needs two arguments", name));
+            second = sum();
+          }
           if (!take(')')) fail("missing ')'");
-          auto n = std::make_shared<Node>();
-          n->kind = Node::function;
-          n->index = f;
-          n->a = arg;
-          return n;
-        }
-      for (int f = 0; f < static_cast<int>(std::size(kBinaryFunctions)); ++f)
-        if (name == kBinaryFunctions[f].name) {
-          if (!take('(')) fail(fmt::format("'{}' needs two arguments in parentheses", name));
-          NodePtr first = sum();
-          if (!take(',')) fail(fmt::format("'{}' needs two arguments", name));
-          NodePtr second = sum();
-          if (!take(')')) fail("missing ')'");
-          auto n = std::make_shared<Node>();
-          n->kind = Node::binary_function;
-          n->index = f;
-          n->a = first;
-          n->b = second;
-          return n;
+          return make(Node::function, first, second, 0.0, f);
         }
       i_ = start;
       fail(fmt::format("unknown name '{}' (known: t, x, y, z, pi, sin, cos, tan, asin, acos, atan, exp, log (base 10), log10, ln, sqrt, abs, min, max, pow)",
@@ -201,8 +181,7 @@ double evaluate(const Node& n, const double vars[4]) {
     case Node::multiply: return evaluate(*n.a, vars) * evaluate(*n.b, vars);
     case Node::divide: return evaluate(*n.a, vars) / evaluate(*n.b, vars);
     case Node::power: return std::pow(evaluate(*n.a, vars), evaluate(*n.b, vars));
-    case Node::function: return kFunctions[n.index].apply(evaluate(*n.a, vars));
-    case Node::binary_function: return kBinaryFunctions[n.index].apply(evaluate(*n.a, vars), evaluate(*n.b, vars));
+    case Node::function: return kFunctions[n.index].apply(evaluate(*n.a, vars), n.b ? evaluate(*n.b, vars) : 0.0);
   }
   return 0.0;
 }

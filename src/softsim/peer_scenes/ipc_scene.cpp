@@ -182,8 +182,7 @@ Mat3 ipc_rotation(const Vec3& degrees) {
   return axis_rotation(0, degrees.x()) * axis_rotation(1, degrees.y()) * axis_rotation(2, degrees.z());
 }
 
-Shape read_shape_line(const Reader& r, const std::filesystem::path& scene, bool script_null_irrelevant = true) {
-  (void)script_null_irrelevant;
+Shape read_shape_line(const Reader& r, const std::filesystem::path& scene) {
   const auto& w = r.line->words;
   Shape s;
   s.line = r.line->number;
@@ -434,11 +433,7 @@ IpcScene read_ipc(const std::filesystem::path& file, std::vector<std::string>& n
 
 // ---- geometry in IPC's frame ----
 
-std::vector<Vec3> world_vertices(const Mesh& mesh, const Placement& p) {
-  std::vector<Vec3> x(mesh.num_vertices());
-  for (int v = 0; v < mesh.num_vertices(); ++v) x[v] = p.apply(mesh.vertices.row(v).transpose());
-  return x;
-}
+std::vector<Vec3> world_vertices(const Mesh& mesh, const Placement& p) { return p.apply_to(mesh.vertices); }
 
 void grow(Vec3& lo, Vec3& hi, const std::vector<Vec3>& x) {
   for (const Vec3& p : x) {
@@ -477,17 +472,15 @@ std::vector<int> box_selection(const Mesh& mesh, const Vec3& lo_rel, const Vec3&
   return out;
 }
 
-double lumped_mass_of_tets(const Mesh& mesh, const Placement& p, double density, std::vector<double>& mass) {
-  mass.assign(mesh.num_vertices(), 0.0);
-  const std::vector<Vec3> x = world_vertices(mesh, p);
-  double total = 0.0;
+// Lumped masses of a tet shape at its placed positions x: rho V / 4 to each corner.
+std::vector<double> lumped_masses(const Mesh& mesh, const std::vector<Vec3>& x, double density) {
+  std::vector<double> mass(mesh.num_vertices(), 0.0);
   for (int e = 0; e < mesh.num_cells(); ++e) {
     const Vec3 a = x[mesh.cells(e, 0)], b = x[mesh.cells(e, 1)], c = x[mesh.cells(e, 2)], d = x[mesh.cells(e, 3)];
     const double m = density * std::abs((b - a).cross(c - a).dot(d - a)) / 6.0;
     for (int k = 0; k < 4; ++k) mass[mesh.cells(e, k)] += m / 4.0;
-    total += m;
   }
-  return total;
+  return mass;
 }
 
 }  // namespace
@@ -498,6 +491,18 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   const auto script_fail = [&](const std::string& message) -> void {
     throw InputError(fmt::format("{}: line {}: script {}: {}", where, s.script_line, s.script, message));
   };
+  // The scripts, checked before any mesh is read.
+  const std::set<std::string> scripts = {"null",   "fall",        "fallNoShift", "twist",      "hangLeft",
+                                         "fixLowerHalf", "stretchAndPause", "DCOFix", "DCORotCylinders",
+                                         "DCOSqueezeOut"};
+  if (s.script == "dragright")
+    script_fail("releases its handles when the body has cleared the obstacle, a condition on the simulated "
+                "positions; softsim's prescribed motions are not released");
+  if (s.script == "DCOSquash6")
+    script_fail("its six walls touch along their edges at the start; softsim's contact refuses touching surfaces at "
+                "t = 0, prescribed ones included");
+  if (!scripts.count(s.script)) script_fail("is not a script softsim converts (docs/peer-scenes.md lists them)");
+  if (s.script == "DCOSqueezeOut" && s.shapes.size() < 2) script_fail("needs shape 1, the box the plate is pressed towards");
   for (Shape& shape : s.shapes) {
     Reader r{where};
     Line line{shape.line, {shape.path}};
@@ -547,17 +552,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   Vec3 all_lo = Vec3::Constant(kInfinity), all_hi = -all_lo;
   for (const Shape& shape : s.shapes) grow(all_lo, all_hi, world_vertices(shape.mesh, shape.placement));
 
-  // Scripts that move the start: fall and dragright lift every shape by half the diagonal.
-  const std::set<std::string> scripts = {"null",   "fall",        "fallNoShift", "twist",      "hangLeft",
-                                         "fixLowerHalf", "stretchAndPause", "DCOFix", "DCORotCylinders",
-                                         "DCOSqueezeOut"};
-  if (s.script == "dragright")
-    script_fail("releases its handles when the body has cleared the obstacle, a condition on the simulated "
-                "positions; softsim's prescribed motions are not released");
-  if (s.script == "DCOSquash6")
-    script_fail("its six walls touch along their edges at the start; softsim's contact refuses touching surfaces at "
-                "t = 0, prescribed ones included");
-  if (!scripts.count(s.script)) script_fail("is not a script softsim converts (docs/peer-scenes.md lists them)");
+  // fall lifts every shape by half the set's diagonal.
   if (s.script == "fall") {
     const Vec3 lift(0, 0.5 * (all_hi - all_lo).norm(), 0);
     for (Shape& shape : s.shapes) shape.placement.translation += lift;
@@ -573,10 +568,13 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
     for (int v = 0; v < mesh.num_vertices(); ++v) ids[v] = v;
     return ids;
   };
+  // Every shape's vertices at t = 0, placed once.
+  std::vector<std::vector<Vec3>> start;
+  for (const Shape& shape : s.shapes) start.push_back(world_vertices(shape.mesh, shape.placement));
   for (std::size_t i = 0; i < s.shapes.size(); ++i) {
     const Shape& shape = s.shapes[i];
     const std::string name = fmt::format("shape{}", i);
-    const std::vector<Vec3> x0 = world_vertices(shape.mesh, shape.placement);
+    const std::vector<Vec3>& x0 = start[i];
     Vec3 blo = Vec3::Constant(kInfinity), bhi = -blo;
     grow(blo, bhi, x0);
     const Vec3 box_centre = 0.5 * (blo + bhi);
@@ -596,24 +594,16 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       }
       whole = m;
     }
-    const int first_codim = [&] {
-      int n = 0;
-      while (n < static_cast<int>(s.shapes.size()) && s.shapes[n].kind == ShapeKind::tets) ++n;
-      return n;
-    }();
-    (void)first_codim;
     if (s.script == "DCORotCylinders" && i < 4) {
       const Vec3 w[4] = {Vec3(0.5, 0, 0), Vec3(-0.5, 0, 0), Vec3(0, 0, -0.5), Vec3(0, 0, 0.5)};
       whole = json{{"method", "penalty"},
                    {"angular_velocity", vec_json(w[i] * std::numbers::pi)},
                    {"rotation_center", vec_json(box_centre)}};
     }
-    if (s.script == "DCOSqueezeOut" && i == 0 && s.shapes.size() < 2)
-      script_fail("needs shape 1, the box the plate is pressed towards");
     if (s.script == "DCOSqueezeOut" && i == 0) {
       // The top plate moves down at 0.3 m/s while its top is above 0.9/3.8 of the cone box's
       // height over its bottom (the 2020 release's rule; IPC's later code never moves it).
-      const std::vector<Vec3> cone = world_vertices(s.shapes[1].mesh, s.shapes[1].placement);
+      const std::vector<Vec3>& cone = start[1];
       double cmin = kInfinity, cmax = -kInfinity, top = -kInfinity;
       for (const Vec3& p : cone) cmin = std::min(cmin, p.y()), cmax = std::max(cmax, p.y());
       for (const Vec3& p : x0) top = std::max(top, p.y());
@@ -695,8 +685,6 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
           const Vec3 w = stepped_angular_velocity(d.omega_degrees, s.dt);
           if (d.velocity != Vec3::Zero()) f["velocity"] = vec_json(d.velocity);
           if (w != Vec3::Zero()) {
-            Vec3 c = Vec3::Zero();
-            for (int v : ids) c += x0[v];
             Vec3 slo = Vec3::Constant(kInfinity), shi = -slo;
             for (int v : ids) slo = slo.cwiseMin(x0[v]), shi = shi.cwiseMax(x0[v]);
             f["angular_velocity"] = vec_json(w);
@@ -729,8 +717,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
         if (w_degrees != Vec3::Zero()) {
           // IPC spins about the shape's bounding-box centre; softsim about the centre of mass: the
           // difference is a translation, added to the linear velocity.
-          std::vector<double> m;
-          lumped_mass_of_tets(shape.mesh, shape.placement, 1.0, m);
+          const std::vector<double> m = lumped_masses(shape.mesh, x0, 1.0);
           Vec3 com = Vec3::Zero();
           double total = 0.0;
           for (int p = 0; p < shape.mesh.num_vertices(); ++p) com += m[p] * x0[p], total += m[p];
@@ -742,13 +729,8 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       }
     } else if (s.script == "twist" || s.script == "hangLeft" || s.script == "stretchAndPause") {
       // Handles: the vertices (interior too) in the left / right 1% of the x range of every
-      // shape's rest vertices.
-      Vec3 rlo = all_lo, rhi = all_hi;
-      if (s.script != "twist") {
-        rlo.setConstant(kInfinity);
-        rhi = -rlo;
-        for (const Shape& other : s.shapes) grow(rlo, rhi, world_vertices(other.mesh, other.placement));
-      }
+      // shape's rest vertices (these scripts do not lift the start).
+      const Vec3 rlo = all_lo, rhi = all_hi;
       const double range = rhi.x() - rlo.x();
       std::vector<int> left, right;
       for (int v = 0; v < shape.mesh.num_vertices(); ++v) {
@@ -767,11 +749,9 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       } else {
         // Handles move out at 1 m/s until the last left handle has passed x = -0.28, then hold.
         double turning = 0.0;
-        for (std::size_t j = 0; j < s.shapes.size(); ++j) {
-          const std::vector<Vec3> y = world_vertices(s.shapes[j].mesh, s.shapes[j].placement);
+        for (const std::vector<Vec3>& y : start)
           for (const Vec3& p : y)
             if (p.x() < rlo.x() + 0.01 * range) turning = p.x();  // the highest-index left handle
-        }
         int moving = 0;
         while (moving < steps && turning - moving * s.dt >= -0.28) ++moving;
         const double travel = moving * s.dt;
@@ -795,7 +775,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
         throw InputError(fmt::format("{}: line {}: NBC: a load over a time range [{:g}, {:g}) s is not supported; "
                                      "softsim's loads act for the whole run",
                                      where, n.line, n.t0, n.t1));
-      if (mass.empty()) lumped_mass_of_tets(shape.mesh, shape.placement, mat.x(), mass);
+      if (mass.empty()) mass = lumped_masses(shape.mesh, x0, mat.x());
       json loads = body.value("loads", json::array());
       for (int v : box_selection(shape.mesh, n.lo, n.hi))
         loads.push_back({{"ids", {v}}, {"force", vec_json(mass[v] * n.acceleration)}});

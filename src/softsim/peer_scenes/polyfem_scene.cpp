@@ -165,6 +165,7 @@ struct Geometry {
   std::string mesh_text;    // as written (relative to the scene's folder)
   Mesh mesh;                // as read
   Placement placement;      // softsim transform of the mesh
+  std::vector<Vec3> placed;  // its vertices placed (the first copy)
   std::vector<Vec3> offsets{Vec3::Zero()};  // mesh_array copies
   bool obstacle = false;
   int volume_id = 0;
@@ -239,6 +240,7 @@ Geometry read_geometry(const Where& w, const json& g, std::size_t i, const std::
     w.fail(geo.key + ".mesh", fmt::format("{} has {} cells; an obstacle converts from triangles or tetrahedra",
                                           geo.mesh_text, to_string(cells)));
   geo.placement = polyfem_placement(w, g, geo.key, geo.mesh);
+  geo.placed = geo.placement.apply_to(geo.mesh.vertices);
   if (type == "mesh_array") {
     if (!g.contains("array")) w.fail(geo.key + ".array", "missing (a mesh_array needs offset and size)");
     const json& a = g["array"];
@@ -246,10 +248,9 @@ Geometry read_geometry(const Where& w, const json& g, std::size_t i, const std::
     const Vec3 count = w.vec3(a.value("size", json::array({1, 1, 1})), geo.key + ".array.size", 1.0);
     Vec3 step = Vec3::Constant(offset);
     if (a.value("relative", false)) {
-      MatX x(geo.mesh.num_vertices(), 3);
-      for (int v = 0; v < geo.mesh.num_vertices(); ++v)
-        x.row(v) = geo.placement.apply(geo.mesh.vertices.row(v).transpose()).transpose();
-      step = step.cwiseProduct((x.colwise().maxCoeff() - x.colwise().minCoeff()).transpose());
+      Vec3 lo = Vec3::Constant(HUGE_VAL), hi = Vec3::Constant(-HUGE_VAL);
+      for (const Vec3& x : geo.placed) lo = lo.cwiseMin(x), hi = hi.cwiseMax(x);
+      step = step.cwiseProduct(hi - lo);
     }
     geo.offsets.clear();
     for (int ix = 0; ix < count.x(); ++ix)
@@ -273,13 +274,12 @@ Geometry read_geometry(const Where& w, const json& g, std::size_t i, const std::
 }
 
 // The world position of vertex v of a copy.
-Vec3 world(const Geometry& geo, int v, const Vec3& offset) {
-  return geo.placement.apply(geo.mesh.vertices.row(v).transpose()) + offset;
-}
+Vec3 world(const Geometry& geo, int v, const Vec3& offset) { return geo.placed[v] + offset; }
 
-// The boundary id of each boundary face of one copy (first matching selection, tested at the
-// face's barycentre; -2: none), and the faces.
-std::vector<int> face_ids(const Where& w, const Geometry& geo, const Vec3& offset, const Eigen::MatrixXi& faces) {
+// The boundary id of each boundary face (first matching selection, tested at the face's
+// barycentre; -2: none). PolyFEM selects on the placed mesh before copying it, so every copy of a
+// mesh_array has the ids of the first.
+std::vector<int> face_ids(const Where& w, const Geometry& geo, const Eigen::MatrixXi& faces) {
   std::vector<int> ids(faces.rows(), -2);
   if (geo.surface_selection.is_null()) return ids;
   if (geo.surface_selection.is_number_integer()) {
@@ -287,10 +287,7 @@ std::vector<int> face_ids(const Where& w, const Geometry& geo, const Vec3& offse
     return ids;
   }
   Vec3 lo = Vec3::Constant(HUGE_VAL), hi = Vec3::Constant(-HUGE_VAL);
-  for (int v = 0; v < geo.mesh.num_vertices(); ++v) {
-    lo = lo.cwiseMin(world(geo, v, offset));
-    hi = hi.cwiseMax(world(geo, v, offset));
-  }
+  for (const Vec3& x : geo.placed) lo = lo.cwiseMin(x), hi = hi.cwiseMax(x);
   // Selections on a face's exact coordinate (x = 0.5) meet the barycentre's rounding.
   const double eps = 1e-8 * std::max((hi - lo).norm(), 1e-12);
   for (std::size_t s = geo.surface_selection.size(); s-- > 0;) {  // first match wins: apply in reverse
@@ -336,7 +333,7 @@ std::vector<int> face_ids(const Where& w, const Geometry& geo, const Vec3& offse
       w.fail(key, "softsim converts box and axis/position selections");
     }
     for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-      const Vec3 c = (world(geo, faces(f, 0), offset) + world(geo, faces(f, 1), offset) + world(geo, faces(f, 2), offset)) / 3.0;
+      const Vec3 c = (geo.placed[faces(f, 0)] + geo.placed[faces(f, 1)] + geo.placed[faces(f, 2)]) / 3.0;
       if (inside(c)) ids[f] = id;
     }
   }
@@ -555,6 +552,9 @@ static json convert_polyfem(const json& raw, const std::filesystem::path& file, 
     const json& g = s["geometry"][i];
     if (g.is_object() && !g.value("enabled", true)) continue;
     const Geometry geo = read_geometry(w, g, i, folder);
+    // Dirichlet selects the vertices of the faces whose id an entry names (one set for all copies).
+    const Surface surface = geo.obstacle ? Surface{} : extract_surface(geo.mesh);
+    const std::vector<int> ids = face_ids(w, geo, surface.faces);
     for (const Vec3& offset : geo.offsets) {
       Placement placement = geo.placement;
       placement.translation += offset;
@@ -582,10 +582,6 @@ static json convert_polyfem(const json& raw, const std::filesystem::path& file, 
       }
       json body = {{"mesh", geo.mesh_text}, {"transform", placement.to_json()},
                    {"material", material_of(geo.volume_id, geo.key)}};
-      // Dirichlet: the vertices of the faces whose id an entry names.
-      const Surface surface = extract_surface(geo.mesh);
-      // PolyFEM evaluates selections on the transformed mesh before copying it: one set of ids for every copy.
-      const std::vector<int> ids = face_ids(w, geo, Vec3::Zero(), surface.faces);
       json fixed = json::array();
       for (std::size_t d = 0; d < dirichlet.size(); ++d) {
         const std::string key = fmt::format("boundary_conditions.dirichlet_boundary[{}]", d);

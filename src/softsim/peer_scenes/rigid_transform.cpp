@@ -40,6 +40,14 @@ Vec3 euler_degrees(const Mat3& R) {
 
 Mat3 Placement::rebuilt_rotation() const { return rotation_from_xyz_degrees(euler_degrees(rotation)); }
 
+std::vector<Vec3> Placement::apply_to(const MatX& vertices) const {
+  const Mat3 R = rebuilt_rotation();
+  std::vector<Vec3> x(vertices.rows());
+  for (Eigen::Index v = 0; v < vertices.rows(); ++v)
+    x[v] = R * Vec3(vertices.row(v).transpose()).cwiseProduct(scale) + translation;
+  return x;
+}
+
 nlohmann::json Placement::to_json() const {
   const Vec3 d = euler_degrees(rotation);
   nlohmann::json t = nlohmann::json::object();

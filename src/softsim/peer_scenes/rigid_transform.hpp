@@ -3,6 +3,8 @@
 // (scale, then rotations about x, y, z, then translate; docs/scene-format.md). The peer formats
 // place meshes with other rotation orders and centring conventions; each converter composes its
 // placement here and writes the equivalent softsim transform.
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/types.hpp"
@@ -20,6 +22,8 @@ struct Placement {
   // positions softsim's build will make, to rounding).
   Mat3 rebuilt_rotation() const;
   Vec3 apply(const Vec3& x) const { return rebuilt_rotation() * x.cwiseProduct(scale) + translation; }
+  // Every row of `vertices` (n x 3) placed, the rotation rebuilt once.
+  std::vector<Vec3> apply_to(const MatX& vertices) const;
 };
 
 // The angles (radians) about x, y, z with R = Rz(c) Ry(b) Rx(a).
