@@ -76,6 +76,28 @@ TEST(PolyfemScene, ConvertsGeometryMaterialsTimeContactAndBoundaryConditions) {
   for (int v : ids) EXPECT_DOUBLE_EQ(x(lower + v, 1), -0.5);
   // Ignored keys are noted, one line each.
   EXPECT_EQ(source.notes.size(), 2u);  // output, solver.nonlinear
+  // PolyFEM's Newton cap (polysolve's default) becomes softsim's, so impact steps are not halved earlier.
+  EXPECT_EQ(s["solver"]["max_iterations"], 500);
+  EXPECT_EQ(scene.integrator.newton.max_iterations, 500);
+}
+
+TEST(PolyfemScene, KeepsTheNewtonIterationCapItIsGiven) {
+  PolyfemFolder folder;
+  json scene = two_cubes();
+  scene["solver"] = {{"nonlinear", {{"max_iterations", 37}}}};
+  const std::filesystem::path file = folder.write("cap.json", scene);
+  EXPECT_EQ(parse_scene(read_scene_source(file).json, file).integrator.newton.max_iterations, 37);
+  for (const json& bad : {json(0), json(2.5), json("many")}) {
+    scene["solver"]["nonlinear"]["max_iterations"] = bad;
+    try {
+      read_scene_source(folder.write("bad_cap.json", scene));
+      FAIL() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad_cap.json: solver.nonlinear.max_iterations: expected an integer"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(PolyfemScene, TheUpperCubeLandsOnTheClampedOneWithoutIntersecting) {

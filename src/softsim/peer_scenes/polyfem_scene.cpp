@@ -82,7 +82,7 @@ const std::map<std::string, std::string>& ignored_keys() {
       {"solver.linear", "solver.linear: softsim chooses its own linear solver (solver.linear_solver: auto)"},
       {"solver.nonlinear",
        "solver.nonlinear: softsim's projected Newton with its own stopping rule (solver.tolerance) replaces PolyFEM's "
-       "Newton settings"},
+       "Newton settings, but for its iteration cap (max_iterations, default 500)"},
       {"solver.contact.friction_convergence_tol",
        "solver.contact.friction_convergence_tol: softsim makes a fixed number of lagged friction passes"},
       {"solver.contact.CCD", "solver.contact.CCD: softsim's additive CCD has its own settings"},
@@ -519,6 +519,15 @@ static json convert_polyfem(const json& raw, const std::filesystem::path& file, 
                      {"iterations", iterations}};
   }
   const bool lumped = solver.value("advanced", json::object()).value("lump_mass_matrix", false);
+  // PolyFEM's Newton gives up after max_iterations (polysolve's default 500); softsim's then halves
+  // the step. Its default cap (100) would halve impact steps that PolyFEM's Newton finishes.
+  int max_iterations = 500;
+  if (solver.contains("nonlinear") && solver["nonlinear"].is_object() && solver["nonlinear"].contains("max_iterations")) {
+    const json& m = solver["nonlinear"]["max_iterations"];
+    if (!m.is_number_integer() || m.get<long long>() < 1 || m.get<long long>() > 100000)
+      w.fail("solver.nonlinear.max_iterations", "expected an integer in [1, 100000], got " + describe_json(m));
+    max_iterations = m.get<int>();
+  }
 
   // materials by body id (a single object applies to every body)
   std::vector<json> materials;
@@ -613,6 +622,7 @@ static json convert_polyfem(const json& raw, const std::filesystem::path& file, 
   }
   if (bodies.empty()) w.fail("geometry", "no deformable body (every geometry is an obstacle or disabled)");
   out["bodies"] = bodies;
+  out["solver"] = {{"max_iterations", max_iterations}};
   out["contact"] = c;
   if (!contact_on && !obstacles.empty())
     notes.push_back("contact.enabled is false: PolyFEM's obstacles then do nothing, so they are left out");
