@@ -222,6 +222,25 @@ TEST(ModalStepper, RefusesWhatIsNotLinearReducedDynamics) {
   nlohmann::json contact = strip("modal");
   contact["contact"] = {{"dhat", 0.01}};
   EXPECT_NE(refusal(contact).find("contact: integrator.type \"modal\""), std::string::npos) << refusal(contact);
+  nlohmann::json timed = strip("modal");
+  timed["bodies"][0]["loads"] = R"json([{"box": [[1.9, -1], [2.1, 1]], "force": [0, -1], "until": 0.5}])json"_json;
+  EXPECT_NE(refusal(timed).find("bodies[0].loads[0]: integrator.type \"modal\" linearises the model once"),
+            std::string::npos)
+      << refusal(timed);
+  // A model built by code meets the stepper's own check: no term that reads the time.
+  timed["integrator"]["type"] = "backward_euler";
+  const Scene scene = parse_scene(timed, "timed.json");
+  const Model model = build_model(scene);
+  try {
+    ModalStepper stepper(model);
+    FAIL() << "accepted a load switched off at 0.5 s";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the term 'timed_load' changes with time"), std::string::npos) << e.what();
+  }
+  timed["bodies"][0]["loads"][0].erase("until");  // a load for the whole run is a constant force
+  const Scene constant = parse_scene(timed, "constant.json");
+  const Model constant_model = build_model(constant);
+  EXPECT_NO_THROW(ModalStepper stepper(constant_model));
 }
 
 }  // namespace

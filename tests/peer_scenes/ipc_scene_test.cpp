@@ -129,6 +129,31 @@ TEST(IpcScene, NbcActsUnderAScriptAndOverlappingDbcPiecesAdd) {
   EXPECT_NEAR(path[2][1].get<double>(), 0.03, 1e-12);   // then 0.1 m/s for the last 0.1 s
 }
 
+TEST(IpcScene, NbcWithATimeRangeIsALoadSwitchedOnAndOff) {
+  IpcRoot root;
+  // IPC applies a load in the steps whose start time is in [t0, t1): softsim's from / until.
+  json s = root.convert("time 1 0.05\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 \\\n"
+                        "  NBC 0.9 -0.1 -0.1 1.1 1.1 1.1 0 -3 0 0.2 0.5 \\\n"
+                        "  NBC -0.1 -0.1 -0.1 0.1 1.1 1.1 0 3 0 0.4\n");
+  const json& loads = s["bodies"][0]["loads"];
+  ASSERT_EQ(loads.size(), 18u);
+  EXPECT_EQ(loads[0]["from"], 0.2);
+  EXPECT_EQ(loads[0]["until"], 0.5);
+  EXPECT_EQ(loads[9]["from"], 0.4);
+  EXPECT_FALSE(loads[9].contains("until"));  // open-ended, as IPC's default end (infinity)
+  const Scene scene = parse_scene(s, root.dir.path() / "input" / "scene.txt");
+  EXPECT_EQ(scene.bodies[0].loads[0].from, 0.2);
+  EXPECT_EQ(scene.bodies[0].loads[0].until, 0.5);
+  // An empty range is refused by line.
+  try {
+    root.convert("shapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 NBC 0 0 0 1 1 1 0 -3 0 0.5 0.5\n");
+    FAIL() << "accepted an empty range";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2: NBC: the time range [0.5, 0.5) s is empty"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
   IpcRoot root;
   const auto message = [&](const std::string& text) {

@@ -22,6 +22,7 @@ class PenaltyMotion : public Energy {
                 double kappa, double tolerance, const VecX& initial_positions, bool hold_when_met = false,
                 bool limit_by_position = false);
   std::string name() const override { return "penalty_motion"; }
+  bool depends_on_time() const override { return true; }
   // The motion moves a moving mesh obstacle (contact.obstacles[k].velocity; steering finds it
   // by this), not a selection of a body's vertices.
   void set_drives_obstacle() { drives_obstacle_ = true; }

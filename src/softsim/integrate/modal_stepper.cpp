@@ -20,6 +20,10 @@ std::string refusal(const Model& model) {
   if (map.num_coordinates() > kMaxCoordinates)
     return "the modal integrator decomposes the reduced system densely: " + std::to_string(map.num_coordinates()) +
            " coordinates is more than " + std::to_string(kMaxCoordinates);
+  for (const auto& term : model.energies())
+    if (term->depends_on_time())
+      return "the modal integrator linearises the model once for the whole run: the term '" + term->name() +
+             "' changes with time";
   const std::vector<char>& fixed = model.boundary.fixed_dofs();
   for (std::size_t i = 0; i < fixed.size(); ++i)
     if (fixed[i] && map.basis_t.col(static_cast<Eigen::Index>(i)).nonZeros() > 0)

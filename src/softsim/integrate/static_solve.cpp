@@ -10,8 +10,9 @@ StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
       solver_(make_linear_solver(options.linear_solver, num_unknowns(model.subspace, model.num_dofs()))) {}
 
 StepResult StaticStepper::step(State& state, double h) {
-  // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest).
-  const Stage stage = Stage::step(0.0, 0.0);
+  // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest); it
+  // starts at the state's time, which loads switched on and off read (fem/timed_load.hpp).
+  const Stage stage = Stage::step(state.t, 0.0);
   model_.begin_step(stage, data_, state.x);
   objective_.set_step(stage, state.x, 0.0, 1.0, state.x, 0.0);
   VecX x = state.x;

@@ -49,6 +49,9 @@ class Energy {
  public:
   virtual ~Energy() = default;
   virtual std::string name() const = 0;
+  // Whether the term reads the stage's time (moving targets, loads switched on and off): steppers
+  // that evaluate the model once for the whole run (the modal flow) refuse such terms.
+  virtual bool depends_on_time() const { return false; }
   // Registers the term's fixed-topology stencils (called once, before the layout is finalized).
   virtual void declare_stencils(HessianLayout& layout) {}
   // The data this term keeps during a run (null: none). Made once per ModelData.

@@ -770,15 +770,19 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
     // NBC: an acceleration of the selected vertices, i.e. a force m_i a on each; IPC applies it
     // under every script.
     std::vector<double> mass;
+    // A time range [t0, t1) switches the load on for the steps that start in it, as IPC's
+    // isNBCActive tests the step's start time: softsim's loads `from` and `until`.
     for (const Nbc& n : shape.nbc) {
-      if (n.t0 > 1e-12 || n.t1 < total_time - 1e-12)
-        throw InputError(fmt::format("{}: line {}: NBC: a load over a time range [{:g}, {:g}) s is not supported; "
-                                     "softsim's loads act for the whole run",
-                                     where, n.line, n.t0, n.t1));
+      if (!(n.t0 < n.t1))
+        throw InputError(fmt::format("{}: line {}: NBC: the time range [{:g}, {:g}) s is empty", where, n.line, n.t0, n.t1));
       if (mass.empty()) mass = lumped_masses(shape.mesh, x0, mat.x());
       json loads = body.value("loads", json::array());
-      for (int v : box_selection(shape.mesh, n.lo, n.hi))
-        loads.push_back({{"ids", {v}}, {"force", vec_json(mass[v] * n.acceleration)}});
+      for (int v : box_selection(shape.mesh, n.lo, n.hi)) {
+        json load = {{"ids", {v}}, {"force", vec_json(mass[v] * n.acceleration)}};
+        if (n.t0 > 0.0) load["from"] = n.t0;
+        if (std::isfinite(n.t1)) load["until"] = n.t1;
+        loads.push_back(load);
+      }
       body["loads"] = loads;
     }
     if (!fixed.empty()) body["fixed"] = fixed;

@@ -157,6 +157,9 @@ struct SlipSpec {
 struct LoadSpec {
   SelectionSpec selection;
   Vec3 force = Vec3::Zero();
+  // Acts during the steps that start at a time t with from <= t < until (s); the whole run by default.
+  double from = 0.0, until = HUGE_VAL;
+  bool timed() const { return from > 0.0 || until < HUGE_VAL; }
 };
 struct TractionSpec {
   SelectionSpec selection;  // box only

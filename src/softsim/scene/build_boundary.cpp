@@ -6,6 +6,7 @@
 #include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/fem/penalty_motion.hpp"
+#include "softsim/fem/timed_load.hpp"
 #include "softsim/scene/scene_sections.hpp"
 
 namespace softsim {
@@ -159,9 +160,13 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     }
     if (!spec.loads.empty() || !spec.tractions.empty()) {
       if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
-      for (const LoadSpec& l : spec.loads)
+      for (const LoadSpec& l : spec.loads) {
+        VecX timed = l.timed() ? VecX::Zero(model.num_dofs()) : VecX();
+        VecX& forces = l.timed() ? timed : model.nodal_forces;
         for (int id : select_vertices(scene, spec, mesh, l.selection))
-          model.nodal_forces.segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
+          forces.segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
+        if (l.timed()) model.add_energy(std::make_unique<TimedLoad>(std::move(timed), l.from, l.until));
+      }
       for (const TractionSpec& t : spec.tractions) {
         const VecX traction = t.traction.head(dim);
         if (add_traction(model, model.bodies[b], *t.selection.box, traction) == 0)

@@ -261,6 +261,8 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     spec.selection = read_selection(l, dim);
     if (!l.has("force")) l.fail("force", "missing; expected a force vector (N per vertex)");
     spec.force = read_vec(l, "force", Vec3::Zero(), dim);
+    spec.from = l.number("from", 0.0, 0.0);
+    spec.until = l.optional_number("until", spec.from, true).value_or(HUGE_VAL);
     l.finish();
     return spec;
   });

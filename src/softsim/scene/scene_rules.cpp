@@ -54,11 +54,17 @@ void check_subspace_bodies(const Scene& scene) {
 // (integrate/modal_stepper.hpp): every body reduced, nothing that is not linear about the rest
 // state (contact, obstacles). A scene that says nothing about contact gets none.
 void check_modal_integrator(Scene& scene) {
-  for (const BodySpec& body : scene.bodies)
+  for (const BodySpec& body : scene.bodies) {
     if (!body.reduction)
       throw InputError(fmt::format("{}: {}: integrator.type \"modal\" steps reduced bodies only: give the body a "
                                    "\"reduction\", or use an implicit integrator",
                                    scene.source(), body.path));
+    for (const LoadSpec& load : body.loads)
+      if (load.timed())
+        throw InputError(fmt::format("{}: {}: integrator.type \"modal\" linearises the model once for the run: a "
+                                     "load switched on and off (from, until) needs another integrator",
+                                     scene.source(), load.selection.path));
+  }
   if (!scene.obstacles.empty())
     throw InputError(fmt::format("{}: obstacles: integrator.type \"modal\" steps linear dynamics, without contact: "
                                  "remove the obstacles or use an implicit integrator",
