@@ -1,5 +1,8 @@
 #include "softsim/model/model.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
@@ -185,7 +188,12 @@ bool Model::after_solve(const Stage& stage, ModelData& data, const VecX& x) cons
 
 double Model::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
   double alpha = 1.0;
-  for (const auto& term : energies_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, p));
+  static const bool debug = std::getenv("SOFTSIM_DEBUG_NEWTON") != nullptr;
+  for (const auto& term : energies_) {
+    const double a = term->max_step_fraction(ctx, x, p);
+    if (debug && a < 1.0) std::fprintf(stderr, "  step filter: %s allows %.3g of the step\n", term->name().c_str(), a);
+    alpha = std::min(alpha, a);
+  }
   return alpha;
 }
 

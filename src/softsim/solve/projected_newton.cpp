@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "softsim/solve/newton_driver.hpp"
 #include "softsim/solve/rank_one_update.hpp"
@@ -51,7 +53,8 @@ class ProjectedNewton : public NewtonVariant {
   // converging quadratically down to machine precision.
   bool line_search(const VecX& x, const VecX& p, int, VecX& x_trial, NewtonResult& result) override {
     const auto t0 = std::chrono::steady_clock::now();
-    double alpha = std::min(1.0, objective_.max_step_fraction(x, p));
+    const double bound = std::min(1.0, objective_.max_step_fraction(x, p));
+    double alpha = bound;
     const double slope = g_world_.dot(p);
     bool accepted = false;
     for (int b = 0; b < options_.max_backtracks && alpha > 0.0; ++b) {
@@ -69,6 +72,7 @@ class ProjectedNewton : public NewtonVariant {
       }
       alpha *= 0.5;
     }
+    if (debug_) std::fprintf(stderr, "  line search: filters allow %.3g, step taken %.3g\n", bound, accepted ? alpha : 0.0);
     result.line_search_ms += ms_since(t0);
     return accepted;
   }
@@ -83,6 +87,7 @@ class ProjectedNewton : public NewtonVariant {
   }
 
  private:
+  const bool debug_ = std::getenv("SOFTSIM_DEBUG_NEWTON") != nullptr;  // docs/architecture.md
   // E, the reduced gradient and Hessian at x.
   bool assemble(const VecX& x, bool project_psd, NewtonResult& result) {
     const auto t0 = std::chrono::steady_clock::now();
