@@ -1,7 +1,8 @@
 #!/bin/sh
 # The IPC and PolyFEM corpora (docs/peer-scenes.md), 20 steps each with the exact intersection
 # check after every step: the corpus test with SOFTSIM_PEER_CORPUS=full, its rows turned into the
-# docs' markdown table (time and Newton iterations per step; refusals by reason).
+# docs' markdown table (time and Newton iterations per step, intersections, failed steps;
+# refusals by reason).
 #   bench/peer_scenes.sh [BUILD_DIR]                 every scene, one process
 #   bench/peer_scenes.sh BUILD_DIR NAME [NAME ...]   only the scenes whose name contains NAME,
 #                                                    one process each (rows as each one ends)
@@ -14,16 +15,16 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 table() {
   grep '^\[ corpus \]' "$log" | sed 's/^\[ corpus \] //' | awk '
-    / refused: / { name = $1; sub(/^[^ ]+ +refused: [^:]*: /, ""); printf "| %s | refused: %s | | | | |\n", name, $0; next }
-    { printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $6, $8, $10 }'
+    / refused: / { name = $1; sub(/^[^ ]+ +refused: [^:]*: /, ""); printf "| %s | refused: %s | | | | | |\n", name, $0; next }
+    { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $6, $8, $10, $12 }'
 }
-run() {  # stderr: the per-step progress of each scene
+run() {  # stderr: each scene's steps as they ended, and any step that failed
   SOFTSIM_PEER_CORPUS=full "$build/tests/test_peer_scenes" --gtest_filter='PeerCorpus.Every*' >"$log" 2>&1 ||
     echo "(some scenes failed, or a filtered run left refusals uncounted: see the test's output)" >&2
-  grep '^\[ step \]' "$log" >&2 || true
+  grep -e '^\[ step \]' -e 'did not converge' -e 'non-finite' "$log" >&2 || true
 }
-echo "| scene | vertices | steps | ms / step | Newton / step | intersections |"
-echo "|---|---|---|---|---|---|"
+echo "| scene | vertices | steps | ms / step | Newton / step | intersections | failed steps |"
+echo "|---|---|---|---|---|---|---|"
 if [ $# -eq 0 ]; then
   run
   table

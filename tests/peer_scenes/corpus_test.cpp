@@ -57,9 +57,9 @@ void run_model(const Scene& scene, const std::string& name) {
   const test::RunStats stats = test::run_scene(scene, model, state, steps, progress);
   EXPECT_EQ(stats.max_intersections, 0u) << name;
   EXPECT_EQ(stats.failed_steps, 0) << name;
-  std::printf("[ corpus ] %-58s %6d vertices %4d steps %8.1f ms/step %5.1f Newton/step, %zu intersections\n",
+  std::printf("[ corpus ] %-58s %6d vertices %4d steps %8.1f ms/step %5.1f Newton/step, %zu intersections, %d failed steps\n",
               name.c_str(), model.num_vertices(), stats.steps, 1e3 * stats.seconds / std::max(1, stats.steps),
-              double(stats.newton_iterations) / std::max(1, stats.steps), stats.max_intersections);
+              double(stats.newton_iterations) / std::max(1, stats.steps), stats.max_intersections, stats.failed_steps);
   std::fflush(stdout);
 }
 
