@@ -72,6 +72,28 @@ TEST(TimedLoad, AFreeBodyTakesTheImpulseOfTheStepsTheLoadCovers) {
   }
 }
 
+TEST(TimedLoad, LoadsSharingAnIntervalAreOneTerm) {
+  // An IPC NBC converts to a load per vertex: a term each would cost O(vertices x DOFs).
+  nlohmann::json j = pushed_square("backward_euler", R"json({"ids": [0], "force": [1, 0], "from": 0.1, "until": 0.2})json"_json);
+  j["bodies"][0]["loads"].push_back(R"json({"ids": [1], "force": [2, 0], "from": 0.1, "until": 0.2})json"_json);
+  j["bodies"][0]["loads"].push_back(R"json({"ids": [2], "force": [3, 0], "from": 0.1})json"_json);
+  j["bodies"][0]["loads"].push_back(R"json({"ids": [3], "force": [4, 0]})json"_json);
+  const Model model = build_model(parse_scene(j, "loads.json"));
+  int terms = 0;
+  for (const auto& term : model.energies()) terms += term->name() == "timed_load";
+  EXPECT_EQ(terms, 2);
+  EXPECT_EQ(model.nodal_forces[6], 4.0);  // the load for the whole run stays a constant force
+  test::Evaluation e(model);
+  e.stage = Stage::step(0.15, 0.05);
+  VecX g = VecX::Zero(model.num_dofs());
+  for (const auto& term : model.energies())
+    if (term->name() == "timed_load") term->evaluate(e.ctx(), model.rest_positions, AssemblyOutputs{&g});
+  EXPECT_EQ(g[0], -1.0);
+  EXPECT_EQ(g[2], -2.0);
+  EXPECT_EQ(g[4], -3.0);
+  EXPECT_EQ(g[6], 0.0);
+}
+
 TEST(TimedLoad, TheStaticIntegratorDeflectsOnlyWhileTheLoadActs) {
   nlohmann::json j = pushed_square("static", R"json({"box": [[0.49, -1], [0.51, 1]], "force": [0, -5],
                                                      "from": 0.09, "until": 0.19})json"_json);

@@ -17,7 +17,6 @@ class TimedLoad : public Energy {
   // Whether the load acts during the step of `stage` (its start time in [from, until)).
   bool acts(const Stage& stage) const { return stage.t0 >= from_ && stage.t0 < until_; }
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
-  const VecX& force() const { return force_; }
 
  private:
   VecX force_;

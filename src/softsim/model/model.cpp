@@ -1,11 +1,11 @@
 #include "softsim/model/model.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
+
+#include "softsim/core/debug_output.hpp"
 
 namespace softsim {
 
@@ -188,7 +188,7 @@ bool Model::after_solve(const Stage& stage, ModelData& data, const VecX& x) cons
 
 double Model::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
   double alpha = 1.0;
-  static const bool debug = std::getenv("SOFTSIM_DEBUG_NEWTON") != nullptr;
+  const bool debug = newton_debug_enabled();
   for (const auto& term : energies_) {
     const double a = term->max_step_fraction(ctx, x, p);
     if (debug && a < 1.0) std::fprintf(stderr, "  step filter: %s allows %.3g of the step\n", term->name().c_str(), a);

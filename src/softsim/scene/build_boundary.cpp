@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <map>
 
 #include "softsim/core/bounding_box.hpp"
 #include "softsim/core/errors.hpp"
@@ -160,13 +161,20 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     }
     if (!spec.loads.empty() || !spec.tractions.empty()) {
       if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
+      // Loads with a time range: one term per interval (an IPC NBC converts to a load per vertex).
+      std::map<std::pair<double, double>, VecX> timed;
       for (const LoadSpec& l : spec.loads) {
-        VecX timed = l.timed() ? VecX::Zero(model.num_dofs()) : VecX();
-        VecX& forces = l.timed() ? timed : model.nodal_forces;
+        VecX* forces = &model.nodal_forces;
+        if (l.timed()) {
+          auto [it, added] = timed.try_emplace({l.from, l.until});
+          if (added) it->second = VecX::Zero(model.num_dofs());
+          forces = &it->second;
+        }
         for (int id : select_vertices(scene, spec, mesh, l.selection))
-          forces.segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
-        if (l.timed()) model.add_energy(std::make_unique<TimedLoad>(std::move(timed), l.from, l.until));
+          forces->segment(static_cast<Eigen::Index>(first + id) * dim, dim) += l.force.head(dim);
       }
+      for (auto& [interval, forces] : timed)
+        model.add_energy(std::make_unique<TimedLoad>(std::move(forces), interval.first, interval.second));
       for (const TractionSpec& t : spec.tractions) {
         const VecX traction = t.traction.head(dim);
         if (add_traction(model, model.bodies[b], *t.selection.box, traction) == 0)

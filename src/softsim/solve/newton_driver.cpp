@@ -2,7 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+
+#include "softsim/core/debug_output.hpp"
 
 namespace softsim {
 
@@ -10,7 +11,7 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
                         std::vector<double>* history) {
   NewtonResult result;
   VecX p(x.size()), x_trial(x.size());
-  const bool debug = std::getenv("SOFTSIM_DEBUG_NEWTON") != nullptr;
+  const bool debug = newton_debug_enabled();
   for (int it = 0; it < options.max_iterations; ++it) {
     if (!variant.evaluate(x, result)) {
       result.failure = variant.evaluation_failure();

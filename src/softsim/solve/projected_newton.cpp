@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
+#include "softsim/core/debug_output.hpp"
 #include "softsim/solve/newton_driver.hpp"
 #include "softsim/solve/rank_one_update.hpp"
 #include "softsim/solve/solver_timing.hpp"
@@ -87,7 +87,7 @@ class ProjectedNewton : public NewtonVariant {
   }
 
  private:
-  const bool debug_ = std::getenv("SOFTSIM_DEBUG_NEWTON") != nullptr;  // docs/architecture.md
+  const bool debug_ = newton_debug_enabled();
   // E, the reduced gradient and Hessian at x.
   bool assemble(const VecX& x, bool project_psd, NewtonResult& result) {
     const auto t0 = std::chrono::steady_clock::now();
