@@ -9,7 +9,7 @@
 namespace softsim {
 
 SubspaceObjective::SubspaceObjective(Objective& positions_objective, const SubspaceMap& map)
-    : full_(positions_objective), map_(map) {
+    : full_(positions_objective), map_(map), pull_back_(map) {
   SparseMat ones = full_.hessian_pattern();
   std::fill(ones.valuePtr(), ones.valuePtr() + ones.nonZeros(), 1.0);
   pattern_ = map_.pull_back(ones);
@@ -23,7 +23,7 @@ double SubspaceObjective::evaluate(const VecX& y, VecX* gradient, SparseMat* hes
   const double E = full_.evaluate(x, gradient ? &gradient_x_ : nullptr, hessian ? &hessian_x_ : nullptr, project_psd);
   if (gradient) *gradient = map_.pull_back(gradient_x_);
   if (hessian) {
-    *hessian = map_.pull_back(hessian_x_);
+    *hessian = pull_back_.apply(hessian_x_);
     pulled_back_ = *hessian;
   }
   return E;
@@ -42,7 +42,7 @@ void SubspaceObjective::reduce(VecX& gradient, SparseMat* hessian) const {
     const bool unchanged = reduced_x_.nonZeros() == hessian_x_.nonZeros() &&
                            std::equal(reduced_x_.valuePtr(), reduced_x_.valuePtr() + reduced_x_.nonZeros(),
                                       hessian_x_.valuePtr());
-    *hessian = unchanged ? pulled_back_ : map_.pull_back(reduced_x_);
+    *hessian = unchanged ? pulled_back_ : pull_back_.apply(reduced_x_);
   } else {
     full_.reduce(g, nullptr);
   }

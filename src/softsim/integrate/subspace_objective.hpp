@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "softsim/model/subspace_map.hpp"
+#include "softsim/model/subspace_pull_back.hpp"
 #include "softsim/solve/linear_solver.hpp"
 #include "softsim/solve/objective.hpp"
 
@@ -45,6 +46,7 @@ class SubspaceObjective : public Objective {
   // the largest cost of an affine body's step (perf, the book's affine square drop).
   mutable SparseMat reduced_x_;  // scratch: hessian_x_ after the elimination
   SparseMat pulled_back_;   // B^T hessian_x_ B, as evaluate() returned it
+  mutable SubspacePullBack pull_back_;  // B^T H B with H's pattern analysed once
 };
 
 class IncrementalPotential;

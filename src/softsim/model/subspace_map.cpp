@@ -3,14 +3,11 @@
 #include <Eigen/Dense>
 #include <stdexcept>
 
+#include "softsim/model/subspace_pull_back.hpp"
+
 namespace softsim {
 
-SparseMat SubspaceMap::pull_back(const SparseMat& H) const {
-  SparseMat HB = H * basis;
-  SparseMat reduced = basis_t * HB;
-  reduced.makeCompressed();
-  return reduced;
-}
+SparseMat SubspaceMap::pull_back(const SparseMat& H) const { return SubspacePullBack(*this).apply(H); }
 
 double SubspaceMap::distance_from_range(const VecX& x) const {
   if (empty()) return 0.0;

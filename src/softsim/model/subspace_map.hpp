@@ -28,7 +28,7 @@ struct SubspaceMap {
   VecX to_coordinates(const VecX& u) const { return left_inverse * u; }
   // B^T g: a gradient or force in positions as one in coordinates.
   VecX pull_back(const VecX& g) const { return basis_t * g; }
-  // B^T H B.
+  // B^T H B (one-off; SubspacePullBack keeps the pattern for repeated products).
   SparseMat pull_back(const SparseMat& H) const;
   // The largest distance of x from the range of the map, max |x - positions(coordinates(x))|.
   double distance_from_range(const VecX& x) const;

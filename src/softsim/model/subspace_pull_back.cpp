@@ -1,0 +1,132 @@
+#include "softsim/model/subspace_pull_back.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "softsim/core/parallel.hpp"
+#include "softsim/model/subspace_map.hpp"
+
+namespace softsim {
+
+namespace {
+
+// m itself when it is compressed, else a compressed copy of it in `storage`.
+const SparseMat& compressed(const SparseMat& m, SparseMat& storage) {
+  if (m.isCompressed()) return m;
+  storage = m;
+  storage.makeCompressed();
+  return storage;
+}
+
+// Copies a sparse matrix's outer starts, inner indices and values, compressed.
+void copy_compressed(const SparseMat& m, std::vector<int>& start, std::vector<int>& index,
+                     std::vector<double>& value) {
+  SparseMat storage;
+  const SparseMat* source = &compressed(m, storage);
+  start.assign(source->outerIndexPtr(), source->outerIndexPtr() + source->outerSize() + 1);
+  index.assign(source->innerIndexPtr(), source->innerIndexPtr() + source->nonZeros());
+  value.assign(source->valuePtr(), source->valuePtr() + source->nonZeros());
+}
+
+}  // namespace
+
+SubspacePullBack::SubspacePullBack(const SubspaceMap& map)
+    : num_dofs_(static_cast<int>(map.basis.rows())),
+      num_coordinates_(map.num_coordinates()),
+      work_([n = num_dofs_, m = num_coordinates_] { return Work{VecX::Zero(n), VecX::Zero(m)}; }) {
+  copy_compressed(map.basis_t, row_start_, row_coordinate_, row_weight_);  // column i of B^T = row i of B
+  copy_compressed(map.basis, column_start_, column_dof_, column_weight_);
+}
+
+void SubspacePullBack::analyse(const SparseMat& H) {
+  // Column c of H B has a row i wherever some DOF j with B(j, c) != 0 has an entry H(i, j);
+  // column c of B^T (H B) has a row a wherever such an i has B(i, a) != 0.
+  hb_rows_.assign(num_coordinates_, {});
+  std::vector<std::vector<int>> rows(num_coordinates_);
+  tbb::enumerable_thread_specific<std::pair<std::vector<char>, std::vector<char>>> flags(
+      [this] { return std::make_pair(std::vector<char>(num_dofs_, 0), std::vector<char>(num_coordinates_, 0)); });
+  parallel_for(static_cast<std::size_t>(num_coordinates_), [&](std::size_t c) {
+    auto& [dof_seen, coordinate_seen] = flags.local();
+    std::vector<int>& touched = hb_rows_[c];
+    for (int q = column_start_[c]; q < column_start_[c + 1]; ++q) {
+      const int j = column_dof_[q];
+      for (int k = H.outerIndexPtr()[j]; k < H.outerIndexPtr()[j + 1]; ++k) {
+        const int i = H.innerIndexPtr()[k];
+        if (!dof_seen[i]) {
+          dof_seen[i] = 1;
+          touched.push_back(i);
+        }
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    std::vector<int>& column = rows[c];
+    for (int i : touched) {
+      dof_seen[i] = 0;  // clean for the thread's next column
+      for (int s = row_start_[i]; s < row_start_[i + 1]; ++s) {
+        const int a = row_coordinate_[s];
+        if (!coordinate_seen[a]) {
+          coordinate_seen[a] = 1;
+          column.push_back(a);
+        }
+      }
+    }
+    std::sort(column.begin(), column.end());
+    for (int a : column) coordinate_seen[a] = 0;
+  });
+  std::vector<Triplet> entries;
+  std::size_t total = 0;
+  for (const auto& column : rows) total += column.size();
+  entries.reserve(total);
+  for (int c = 0; c < num_coordinates_; ++c)
+    for (int a : rows[c]) entries.emplace_back(a, c, 0.0);
+  reduced_.resize(num_coordinates_, num_coordinates_);
+  reduced_.setFromTriplets(entries.begin(), entries.end());
+  reduced_.makeCompressed();
+  seen_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
+  seen_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
+}
+
+const SparseMat& SubspacePullBack::apply(const SparseMat& H_in) {
+  if (H_in.rows() != num_dofs_ || H_in.cols() != num_dofs_)
+    throw std::invalid_argument("SubspacePullBack: H must be square with one row per DOF of the map");
+  SparseMat storage;
+  const SparseMat& H = compressed(H_in, storage);
+  const bool same_pattern =
+      static_cast<std::size_t>(H.nonZeros()) == seen_inner_.size() &&
+      seen_outer_.size() == static_cast<std::size_t>(H.outerSize()) + 1 &&
+      std::equal(seen_outer_.begin(), seen_outer_.end(), H.outerIndexPtr()) &&
+      std::equal(seen_inner_.begin(), seen_inner_.end(), H.innerIndexPtr());
+  if (!same_pattern) analyse(H);
+
+  const int* outer = H.outerIndexPtr();
+  const int* inner = H.innerIndexPtr();
+  const double* values = H.valuePtr();
+  const int* reduced_outer = reduced_.outerIndexPtr();
+  const int* reduced_inner = reduced_.innerIndexPtr();
+  double* reduced_values = reduced_.valuePtr();
+  parallel_for(static_cast<std::size_t>(num_coordinates_), [&](std::size_t c) {
+    Work& work = work_.local();
+    // (H B)(:, c) = sum_j B(j, c) H(:, j), in positions.
+    for (int q = column_start_[c]; q < column_start_[c + 1]; ++q) {
+      const int j = column_dof_[q];
+      const double beta = column_weight_[q];
+      for (int k = outer[j]; k < outer[j + 1]; ++k) work.positions[inner[k]] += values[k] * beta;
+    }
+    // B^T (H B)(:, c), then the reduced column in its pattern's order.
+    for (int i : hb_rows_[c]) {
+      const double v = work.positions[i];
+      work.positions[i] = 0.0;
+      for (int s = row_start_[i]; s < row_start_[i + 1]; ++s) work.coordinates[row_coordinate_[s]] += row_weight_[s] * v;
+    }
+    for (int p = reduced_outer[c]; p < reduced_outer[c + 1]; ++p) {
+      double& w = work.coordinates[reduced_inner[p]];
+      reduced_values[p] = w;
+      w = 0.0;
+    }
+  });
+  return reduced_;
+}
+
+}  // namespace softsim
