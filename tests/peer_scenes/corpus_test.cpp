@@ -117,10 +117,8 @@ TEST(PeerCorpus, EveryPolyfemSceneRunsOrIsRefusedByName) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   ASSERT_EQ(files.size(), 29u);
-  // Include-only files and the refined time-integration scenes, with the key each message names.
-  const std::map<std::string, std::string> refused = {{"common.json", "geometry"}, {"main.json", "time"},
-                                                      {"bdf2.json", "n_refs"},     {"euler.json", "n_refs"},
-                                                      {"newmark.json", "n_refs"}};
+  // Include-only files, with the key each message names.
+  const std::map<std::string, std::string> refused = {{"common.json", "geometry"}, {"main.json", "time"}};
   for (const auto& file : files) {
     const std::string name = file.lexically_relative(root).generic_string();
     const Outcome o = run_peer_scene(file, name);

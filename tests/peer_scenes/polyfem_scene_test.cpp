@@ -140,6 +140,27 @@ TEST(PolyfemScene, PlacementFollowsPolyfemsRules) {
   }
 }
 
+// n_refs: the body is refined at build time (`refine`, the same function the conversion selects
+// on), so the clamp on the bottom face holds its refined vertices: the face's 2 x 2 squares (9
+// vertices) become 4 x 4 (25). A non-integer n_refs is refused by key.
+TEST(PolyfemScene, RefinedBodiesAreSelectedOnTheRefinedMesh) {
+  PolyfemFolder folder;
+  json scene = two_cubes();
+  scene["geometry"][1]["n_refs"] = 1;
+  const json s = read_scene_source(folder.write("refined.json", scene)).json;
+  EXPECT_EQ(s["bodies"][1]["refine"], 1);
+  EXPECT_FALSE(s["bodies"][0].contains("refine"));
+  const auto ids = s["bodies"][1]["fixed"][0]["ids"].get<std::vector<int>>();
+  EXPECT_EQ(ids.size(), 25u);
+  const Model model = build_model(parse_scene(s, folder.dir.path() / "refined.json"));
+  const Mesh& lower = model.bodies[1].mesh;
+  EXPECT_EQ(lower.num_cells(), 8 * 40);  // 8 cubes of 5 tets, each tet into 8
+  const auto x = as_rows(model.rest_positions, 3);
+  for (int v : ids) EXPECT_DOUBLE_EQ(x(model.bodies[1].first_vertex + v, 1), -0.5);
+  scene["geometry"][1]["n_refs"] = 1.5;
+  EXPECT_THROW(read_scene_source(folder.write("bad6.json", scene)), InputError);
+}
+
 TEST(PolyfemScene, NamesEveryKeyItCannotTake) {
   PolyfemFolder folder;
   json scene = two_cubes();

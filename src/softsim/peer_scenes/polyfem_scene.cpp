@@ -9,6 +9,7 @@
 
 #include "softsim/core/errors.hpp"
 #include "softsim/io/read_mesh.hpp"
+#include "softsim/mesh/refine.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/peer_scenes/expression.hpp"
 #include "softsim/peer_scenes/prescribed_motion.hpp"
@@ -169,6 +170,7 @@ struct Geometry {
   std::vector<Vec3> offsets{Vec3::Zero()};  // mesh_array copies
   bool obstacle = false;
   int volume_id = 0;
+  int refine = 0;           // n_refs: uniform refinements (a deformable body's `refine`)
   json surface_selection;   // int, array of selection objects, or null
 };
 
@@ -224,14 +226,21 @@ Geometry read_geometry(const Where& w, const json& g, std::size_t i, const std::
   if (!g.contains("mesh") || !g["mesh"].is_string()) w.fail(geo.key + ".mesh", "missing (a mesh file name)");
   geo.mesh_text = g["mesh"].get<std::string>();
   geo.obstacle = g.value("is_obstacle", false);
-  if (g.value("n_refs", 0) != 0)
-    w.fail(geo.key + ".n_refs", "uniform refinement is not done by the conversion; refine the mesh beforehand (e.g. "
-                                "gmsh -refine) and name the refined file");
+  if (g.contains("n_refs")) {
+    const json& n = g["n_refs"];
+    if (!n.is_number_integer() || n.get<long long>() < 0 || n.get<long long>() > 4)
+      w.fail(geo.key + ".n_refs", "expected an integer in [0, 4] (uniform refinements: 8^n tets per tet)");
+    geo.refine = n.get<int>();
+  }
   try {
     geo.mesh = read_mesh(folder / geo.mesh_text, 3);
   } catch (const InputError& e) {
     w.fail(geo.key + ".mesh", e.what());
   }
+  // A refined obstacle has the same surface: only deformable bodies are refined (`refine`, the same
+  // function at build time, so the selections below number the refined vertices).
+  if (geo.obstacle) geo.refine = 0;
+  if (geo.refine > 0 && geo.mesh.cell_type() == CellType::Tetrahedron) geo.mesh = refine_uniformly(geo.mesh, geo.refine);
   const CellType cells = geo.mesh.cell_type();
   if (!geo.obstacle && cells != CellType::Tetrahedron)
     w.fail(geo.key + ".mesh", fmt::format("{} has {} cells; a deformable PolyFEM body converts from tetrahedra (3D)",
@@ -591,6 +600,7 @@ static json convert_polyfem(const json& raw, const std::filesystem::path& file, 
       }
       json body = {{"mesh", geo.mesh_text}, {"transform", placement.to_json()},
                    {"material", material_of(geo.volume_id, geo.key)}};
+      if (geo.refine > 0) body["refine"] = geo.refine;
       json fixed = json::array();
       for (std::size_t d = 0; d < dirichlet.size(); ++d) {
         const std::string key = fmt::format("boundary_conditions.dirichlet_boundary[{}]", d);

@@ -194,6 +194,9 @@ struct BodySpec {
   // A solid whose mesh is a closed triangle surface: the tets are made from it at load time.
   std::optional<TetrahedralizeOptions> tetrahedralize;
   std::optional<GeneratorSpec> generator;
+  // Uniform refinement rounds applied to the mesh as loaded or generated (mesh/refine.hpp): each
+  // splits a triangle into 4 and a tet into 8. PolyFEM's `n_refs`.
+  int refine = 0;
   TransformSpec transform;
   MaterialSpec material;
   Vec3 initial_velocity = Vec3::Zero();

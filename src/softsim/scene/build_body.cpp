@@ -13,6 +13,7 @@
 #include "softsim/io/read_mesh.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/quality.hpp"
+#include "softsim/mesh/refine.hpp"
 #include "softsim/mesh/round_generators.hpp"
 #include "softsim/mesh/surface.hpp"
 #include "softsim/meshing/tetrahedralize.hpp"
@@ -163,6 +164,13 @@ void add_bodies(Model& model, const Scene& scene) {
   const std::string file = scene.source();
   for (const BodySpec& spec : scene.bodies) {
     Mesh mesh = load_body_mesh(scene, spec);
+    if (spec.refine > 0) {
+      try {
+        mesh = refine_uniformly(mesh, spec.refine);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(fmt::format("{}: {}.refine: {}", file, spec.path, e.what()));
+      }
+    }
     const std::string source =
         spec.mesh ? spec.mesh->string() : fmt::format("{}: {}.generator", file, spec.path);
     const std::string what_mesh = spec.mesh ? "the mesh " + spec.mesh->string() : std::string("the generated mesh");

@@ -207,6 +207,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
     g.finish();
     b.generator = gen;
   }
+  b.refine = r.integer("refine", 0, 0, 4);
   if (r.has("transform")) b.transform = read_transform(r.child("transform"), dim);
   if (r.has("material")) {
     b.material = read_material(r.child("material"), b.kind);

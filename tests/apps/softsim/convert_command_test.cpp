@@ -89,7 +89,7 @@ TEST(ConvertCommand, AConvertedPolyfemSceneRunsBitwiseAsTheOriginal) {
   softsim::write_msh41_ascii(dir.path() / "meshes" / "cube.msh",
                              softsim::generate_box(softsim::Vec3::Ones(), Eigen::Vector3i::Constant(2)));
   std::ofstream(dir.path() / "scenes" / "twist.json") << R"({
-    "geometry": [{"mesh": "../meshes/cube.msh", "transformation": {"scale": [2, 0.5, 0.5]},
+    "geometry": [{"mesh": "../meshes/cube.msh", "transformation": {"scale": [2, 0.5, 0.5]}, "n_refs": 1,
                   "surface_selection": [{"id": 1, "axis": "-x", "position": -0.99}, {"id": 2, "axis": "x", "position": 0.99}]}],
     "materials": {"E": 1e5, "nu": 0.3, "rho": 100, "type": "NeoHookean"},
     "time": {"dt": 0.05, "tend": 0.2},
