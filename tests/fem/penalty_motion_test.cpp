@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
+#include "softsim/core/binary_archive.hpp"
 #include "softsim/fem/penalty_motion.hpp"
 #include "softsim/model/model.hpp"
 #include "support/evaluation.hpp"
@@ -75,6 +76,92 @@ TEST(PenaltyMotion, TurningTargetsAreRigidAndStagesLieOnTheArc) {
   }
   EXPECT_NEAR((end.head<2>() - end.tail<2>()).norm(), std::sqrt(2.0), 1e-14);  // rigid
   EXPECT_NEAR((middle.head<2>() - middle.tail<2>()).norm(), std::sqrt(2.0), 1e-14);
+}
+
+// A keyframed path (IPC's DCOSquash6 walls: in at 1 m/s, then back out): each step's target is the
+// start plus the path's change over the step, so a vertex that follows its targets traces the path,
+// kinks inside a step included (the chord of the step), and a lagging vertex keeps its lag.
+TEST(PenaltyMotion, PathTargetsFollowTheKeyframes) {
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2::Zero(), HUGE_VAL, 10.0, 1e-2, Vec2(0.0, 0.0));
+  // In along +x to 0.25 m at t = 0.25 s, then back out at the same speed, held after t = 0.6 s.
+  const auto path = [](double t) -> VecX {
+    const double s = t < 0.25 ? t : (t < 0.6 ? 0.5 - t : -0.1);
+    return Vec2(s, 0.0);
+  };
+  motion.set_path(path);
+  test::Evaluation e(motion);
+  const double h = 0.02;
+  VecX x = Vec2(0.0, 0.0), g(2);
+  for (int n = 0; n < 40; ++n) {
+    e.stage = Stage::step(n * h, h);
+    motion.begin_step(e.step_ctx(), x);
+    g.setZero();
+    motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});
+    const VecX target = x - g / 10.0;  // g = kappa m (x - target)
+    EXPECT_LT((target - (x + path((n + 1) * h) - path(n * h))).norm(), 1e-14) << "step " << n;
+    x = target;  // follow exactly
+    EXPECT_LT((x - path((n + 1) * h)).norm(), 1e-12) << "step " << n;
+  }
+  // A vertex 1 cm behind keeps its lag: the targets move with the path, not towards it.
+  x = path(0.1) + Vec2(-0.01, 0.0);
+  e.stage = Stage::step(0.1, h);
+  motion.begin_step(e.step_ctx(), x);
+  g.setZero();
+  motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});
+  EXPECT_LT(((x - g / 10.0) - (path(0.1 + h) + Vec2(-0.01, 0.0))).norm(), 1e-14);
+}
+
+// from / until (IPC's DBC time ranges): the motion pulls in the steps that start in [from, until)
+// and nowhere else; a free step neither pulls nor stiffens.
+TEST(PenaltyMotion, PullsOnlyInTheStepsOfItsInterval) {
+  PenaltyMotion motion(2, {0}, {1.0}, Vec2(1.0, 0.0), HUGE_VAL, 10.0, 1e-2, Vec2(0.0, 0.0));
+  motion.set_interval(0.1, 0.3);
+  test::Evaluation e(motion);
+  const double h = 0.05;
+  const VecX x = Vec2::Zero();
+  const auto pull = [&](double t) {
+    e.stage = Stage::step(t, h);
+    motion.begin_step(e.step_ctx(), x);
+    VecX g = VecX::Zero(2);
+    motion.evaluate(e.ctx(), x, AssemblyOutputs{&g});
+    return g.norm();
+  };
+  EXPECT_EQ(pull(0.0), 0.0);
+  EXPECT_EQ(pull(0.05), 0.0);
+  EXPECT_NEAR(pull(0.1), 10.0 * h * 1.0, 1e-14);  // kappa m |h v|
+  EXPECT_NEAR(pull(0.25), 10.0 * h * 1.0, 1e-14);
+  EXPECT_EQ(pull(0.3), 0.0);
+  EXPECT_FALSE(motion.after_solve(e.step_ctx(), Vec2(5.0, 5.0)));  // far from any target, but free
+}
+
+// A release (IPC's dragright): once every watched vertex is beyond `above` along the axis at the
+// start of a step, the motion lets go for good, also when the body comes back, and a checkpoint
+// (the term's saved data) keeps the release.
+TEST(PenaltyMotion, LetsGoForGoodOnceTheBodyIsPastTheMark) {
+  PenaltyMotion motion(2, {1}, {1.0}, Vec2(1.0, 0.0), HUGE_VAL, 10.0, 1e-2, VecX::Zero(4));
+  motion.set_release({{0, 1}, 0, 0.5});
+  test::Evaluation e(motion);
+  const double h = 0.05;
+  const auto pull = [&](test::Evaluation& ev, double x0, double x1) {
+    const VecX x = (VecX(4) << x0, 0.0, x1, 0.0).finished();
+    ev.stage = Stage::step(0.0, h);
+    motion.begin_step(ev.step_ctx(), x);
+    VecX g = VecX::Zero(4);
+    motion.evaluate(ev.ctx(), x, AssemblyOutputs{&g});
+    return g.norm();
+  };
+  EXPECT_GT(pull(e, 0.0, 0.7), 0.0);  // vertex 0 not past 0.5 yet
+  EXPECT_GT(pull(e, 0.5, 0.7), 0.0);  // on the mark is not past it
+  EXPECT_EQ(pull(e, 0.51, 0.7), 0.0);  // both past: let go
+  EXPECT_EQ(pull(e, 0.0, 0.0), 0.0);   // for good
+  ArchiveWriter out;
+  e.data.of<TermData>(&motion).save(out);
+  test::Evaluation resumed(motion), fresh(motion);
+  ArchiveReader in(out.bytes());
+  resumed.data.of<TermData>(&motion).load(in);
+  EXPECT_TRUE(in.at_end());
+  EXPECT_EQ(pull(resumed, 0.0, 0.0), 0.0);
+  EXPECT_GT(pull(fresh, 0.0, 0.0), 0.0);
 }
 
 // limit_by_position: the limit is a distance travelled, measured on the vertex (the companion code

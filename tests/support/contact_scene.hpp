@@ -38,10 +38,17 @@ inline Eigen::MatrixXi surface_primitives(const Model& model) {
   return all;
 }
 
-// Intersecting pairs among all collision surfaces at x.
+// Intersecting pairs among all collision surfaces at x, except pairs of two kinematic bodies
+// (Body::kinematic: scripted colliders, which contact ignores between themselves, may cross).
 inline std::size_t count_intersections(const Model& model, const Eigen::MatrixXi& prims, const VecX& x) {
   const Eigen::MatrixXd V = as_rows(x, model.dim());
-  return model.dim() == 3 ? triangle_intersections(V, prims).size() : segment_intersections_2d(V, prims).size();
+  const auto pairs = model.dim() == 3 ? triangle_intersections(V, prims) : segment_intersections_2d(V, prims);
+  std::vector<char> kinematic(static_cast<std::size_t>(model.num_vertices()), 0);
+  for (const Body& body : model.bodies)
+    if (body.kinematic) std::fill_n(kinematic.begin() + body.first_vertex, body.mesh.num_vertices(), char(1));
+  std::size_t count = 0;
+  for (const auto& [a, b] : pairs) count += !(kinematic[static_cast<std::size_t>(prims(a, 0))] && kinematic[static_cast<std::size_t>(prims(b, 0))]);
+  return count;
 }
 
 inline const IpcContact* find_ipc(const Model& model) {

@@ -9,13 +9,20 @@ struct PenaltyMotion::Targets : TermData {
   double t0 = 0.0, h = 0.0;  // the step
   std::vector<VecX> targets, starts;  // end-of-step targets and start-of-step positions
   std::vector<char> held;             // hold_when_met: vertices held for the rest of the solve
+  bool releasable = false, released = false;  // a release condition exists; it has been met
   // The target of vertex i for a stage ending at fraction c of the step.
   VecX target(std::size_t i, double c) const {
     return c == 1.0 ? targets[i] : VecX(starts[i] + c * (targets[i] - starts[i]));
   }
   // The stiffness grows when targets are missed and carries over; begin_step sets the targets.
-  void save(ArchiveWriter& out) const override { out.real(kappa); }
-  void load(ArchiveReader& in) override { kappa = in.real(); }
+  void save(ArchiveWriter& out) const override {
+    out.real(kappa);
+    if (releasable) out.flag(released);
+  }
+  void load(ArchiveReader& in) override {
+    kappa = in.real();
+    if (releasable) released = in.flag();
+  }
 };
 
 // Where each vertex is pulled in a stage ending at fraction c of the step: on the chord from its
@@ -62,6 +69,7 @@ PenaltyMotion::PenaltyMotion(int dim, std::vector<int> vertices, std::vector<dou
 std::unique_ptr<TermData> PenaltyMotion::make_data() const {
   auto data = std::make_unique<Targets>();
   data->kappa = kappa_;
+  data->releasable = release_.has_value();
   return data;
 }
 
@@ -79,6 +87,17 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
   const double slack = 1e-12 * std::max(1.0, limit_);
   const bool moving_in_time = speed * (t + h) <= limit_ + slack;
   Targets& d = ctx.data.of<Targets>(this);
+  if (release_ && !d.released) {
+    bool beyond = true;
+    for (int v : release_->watched) beyond = beyond && x_start[static_cast<Eigen::Index>(v) * dim_ + release_->axis] > release_->above;
+    d.released = beyond;
+  }
+  if (d.released || t < from_ || t >= until_) {  // free in this step: no targets, no penalty
+    d.targets.clear();
+    d.starts.clear();
+    d.held.clear();
+    return;
+  }
   d.targets.resize(vertices_.size());
   d.starts.resize(vertices_.size());
   d.t0 = t;
@@ -86,7 +105,12 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
   for (std::size_t i = 0; i < vertices_.size(); ++i) d.starts[i] = x_start.segment(vertices_[i] * dim_, dim_);
   // A turning motion has no limit: its targets are its starts turned and moved over the step.
   const StageTargets turned = rotation_ ? arc_targets(d, 1.0) : StageTargets(d, 1.0);
+  const VecX path_step = path_ ? VecX(path_(t + h) - path_(t)) : VecX();
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
+    if (path_) {
+      d.targets[i] = d.starts[i] + path_step;
+      continue;
+    }
     if (rotation_) {
       d.targets[i] = turned(i);
       continue;
@@ -103,8 +127,8 @@ void PenaltyMotion::begin_step(const StepContext& ctx, const VecX& x_start) cons
 }
 
 void PenaltyMotion::hold_met_targets(const StepContext& ctx, const VecX& x) const {
-  if (!hold_when_met_ || ctx.stage.h <= 0.0) return;
   Targets& d = ctx.data.of<Targets>(this);
+  if (!hold_when_met_ || ctx.stage.h <= 0.0 || d.targets.empty()) return;
   const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i)
     if (!d.held[i] && (x.segment(vertices_[i] * dim_, dim_) - target(i)).norm() / ctx.stage.h < tolerance_)
@@ -144,6 +168,7 @@ double PenaltyMotion::evaluate(const EvalContext& ctx, const VecX& x, const Asse
 double PenaltyMotion::max_target_error(const EvalContext& ctx, const VecX& x) const {
   const Targets& d = ctx.data.of<Targets>(this);
   double e = 0.0;
+  if (d.targets.empty()) return e;  // free in this step
   const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i)
     e = std::max(e, (x.segment(vertices_[i] * dim_, dim_) - target(i)).norm());

@@ -8,6 +8,7 @@
 // next steps (warm start, as the companion code of Li & Jiang 2025 does).
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "softsim/model/energy.hpp"
 
@@ -51,11 +52,32 @@ class PenaltyMotion : public Energy {
     rotation_ = std::move(rotation);
     center_ = center;
   }
+  // Targets that follow a path instead of the constant velocity: x^n + offset(t + h) - offset(t)
+  // (keyframes, e.g. a wall that moves in and back out: IPC's DCOSquash6 script). Not with a
+  // rotation or `limit`. At build time only.
+  void set_path(std::function<VecX(double t)> offset) { path_ = std::move(offset); }
+  // The motion acts in the steps that start at a time t with from <= t < until (IPC's DBC time
+  // ranges; the state's time is a floating-point sum of the steps, as in IPC): its targets start
+  // from wherever the vertices are. Outside the interval the vertices are free. At build time only.
+  void set_interval(double from, double until) {
+    from_ = from;
+    until_ = until;
+  }
+  // Lets go of the vertices for good at the start of the first step at which every vertex of
+  // `watched` lies beyond `above` along `axis` (IPC's dragright script releases a body once it has
+  // cleared the obstacles). The release is kept in checkpoints. At build time only.
+  struct Release {
+    std::vector<int> watched;  // global vertex ids
+    int axis = 0;
+    double above = HUGE_VAL;
+  };
+  void set_release(Release release) { release_ = std::move(release); }
   // A new velocity for the steps that follow, with no travel limit (code that drives a run, e.g. a
   // moving obstacle steered from Python): between steps only, as the Model does not change during one.
   void set_velocity(const VecX& velocity) {
     velocity_ = velocity;
     limit_ = HUGE_VAL;
+    path_ = nullptr;
   }
 
  private:
@@ -73,6 +95,9 @@ class PenaltyMotion : public Energy {
   double limit_, kappa_, tolerance_;
   bool hold_when_met_ = false, limit_by_position_ = false;
   std::function<MatX(double t)> rotation_;  // empty: the targets translate only
+  std::function<VecX(double t)> path_;      // empty: the targets move at velocity_
+  double from_ = 0.0, until_ = HUGE_VAL;    // the steps it acts in (by their start time)
+  std::optional<Release> release_;
   VecX center_;
   void hold_met_targets(const StepContext& ctx, const VecX& x) const;
   const HessianLayout* layout_ = nullptr;

@@ -25,6 +25,10 @@ struct Body {
   Mesh mesh;             // rest configuration, local vertex ids
   Surface surface;       // boundary (local ids)
   int elasticity_term = -1;  // index into Model::energies of the term with per-element density
+  // Every vertex follows a prescribed motion (eliminated or driven by a penalty): a scripted
+  // collider. Its contacts with other kinematic bodies and static obstacles are skipped, as IPC
+  // skips pairs of Dirichlet vertices: their relative motion is given, not solved.
+  bool kinematic = false;
 };
 
 class Model {

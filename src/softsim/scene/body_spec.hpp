@@ -134,6 +134,8 @@ struct MotionSpec {
   double kappa = 1e3;      // 1/s^2: initial penalty stiffness (companion code of Li & Jiang 2025)
   bool hold_when_met = false;  // penalty: hold a vertex that met its target for the rest of the solve
   bool limit_by_position = false;  // penalty: `limit` on each vertex's own travel, not on time
+  // penalty: acts in the steps that start at a time t with from <= t < until (s); free outside.
+  double from = 0.0, until = HUGE_VAL;
 };
 
 // Prescribed motion of selected vertices: the motion's translation, optionally composed with a
@@ -143,6 +145,13 @@ struct FixedSpec : MotionSpec {
   SelectionSpec selection;
   Vec3 angular_velocity = Vec3::Zero();  // rad/s (2D: about z, in .z())
   std::optional<Vec3> rotation_center;   // m, world; absent: the mean of the selected vertices at t = 0
+  // penalty: let go for good at the start of the first step at which every vertex of the body lies
+  // beyond `above` (m) along `axis` (0, 1, 2).
+  struct Release {
+    int axis = 0;
+    double above = 0.0;
+  };
+  std::optional<Release> release;
   bool rotates() const { return angular_velocity != Vec3::Zero(); }
 };
 

@@ -104,10 +104,15 @@ Rotation rotation_of(const Model& model, int dim, const std::vector<int>& ids, c
   return r;
 }
 
+// The offset of a keyframed path at time t (dim vector).
+std::function<VecX(double)> keyframe_path(const std::vector<std::pair<double, Vec3>>& keys, int dim) {
+  return [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
+}
+
 // The vertices follow the motion: eliminated DOFs on its path, or pulled by a penalty with
 // their nodal masses (Li & Jiang 2025, §11.1).
 void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, const MotionSpec& m,
-                const std::string& label, const FixedSpec* fixed = nullptr) {
+                const std::string& label, const FixedSpec* fixed = nullptr, const Body* body = nullptr) {
   const int dim = scene.dim;
   Rotation rotation = rotation_of(model, dim, ids, fixed);
   if (m.penalty) {
@@ -118,6 +123,13 @@ void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, c
                                                    scene.integrator.newton.tolerance, model.rest_positions,
                                                    m.hold_when_met, m.limit_by_position);
     if (rotation.matrix) penalty->set_rotation(std::move(rotation.matrix), rotation.center);
+    if (!m.path.empty()) penalty->set_path(keyframe_path(m.path, dim));
+    penalty->set_interval(m.from, m.until);
+    if (fixed && fixed->release && body) {
+      PenaltyMotion::Release release{{}, fixed->release->axis, fixed->release->above};
+      for (int v = 0; v < body->mesh.num_vertices(); ++v) release.watched.push_back(body->first_vertex + v);
+      penalty->set_release(std::move(release));
+    }
     model.add_energy(std::move(penalty));
     return;
   }
@@ -125,8 +137,7 @@ void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, c
   motion.vertices = ids;
   motion.label = label;
   if (!m.path.empty()) {
-    auto keys = m.path;
-    motion.offset = [keys, dim](double t) -> VecX { return keyframe_offset(keys, t).head(dim); };
+    motion.offset = keyframe_path(m.path, dim);
   } else {
     const Vec3 velocity = m.velocity;
     motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
@@ -146,6 +157,7 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
     const BodySpec& spec = scene.bodies[b];
     const Mesh& mesh = model.bodies[b].mesh;
     const int first = model.bodies[b].first_vertex;
+    std::vector<char> prescribed(static_cast<std::size_t>(mesh.num_vertices()), 0);
     for (const FixedSpec& f : spec.fixed) {
       std::vector<int> ids;
       for (int id : select_vertices(scene, spec, mesh, f.selection)) ids.push_back(first + id);
@@ -157,8 +169,13 @@ void add_boundary_conditions(Model& model, const Scene& scene) {
         throw InputError(fmt::format("{}: {}: selects {} of the {} vertices of affine body \"{}\": an affine body is "
                                      "prescribed as a whole (select every vertex) or not at all",
                                      file, f.selection.path, ids.size(), mesh.num_vertices(), spec.name));
-      add_motion(model, scene, ids, f, f.selection.path, &f);
+      add_motion(model, scene, ids, f, f.selection.path, &f, &model.bodies[b]);
+      const bool whole_run = f.from == 0.0 && f.until == HUGE_VAL && !f.release;  // kinematic only if never free
+      if (whole_run)
+        for (int id : ids) prescribed[static_cast<std::size_t>(id - first)] = 1;
     }
+    model.bodies[b].kinematic =
+        mesh.num_vertices() > 0 && std::all_of(prescribed.begin(), prescribed.end(), [](char p) { return p != 0; });
     if (!spec.loads.empty() || !spec.tractions.empty()) {
       if (model.nodal_forces.size() != model.num_dofs()) model.nodal_forces = VecX::Zero(model.num_dofs());
       // Loads with a time range: one term per interval (an IPC NBC converts to a load per vertex).

@@ -205,6 +205,7 @@ void add_ipc_contact(Model& model, const Scene& scene) {
   };
   const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
   CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
+  mark_kinematic_bodies(collision, model);
   // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
   bool has_mesh_obstacle = false;
   FrictionOptions friction = friction_options(scene, model);

@@ -238,6 +238,20 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
         spec.angular_velocity.z() = f.number("angular_velocity", 0.0);
       if (f.has("limit") || f.has("limit_by"))
         f.fail("angular_velocity", "a rotating motion has no travel \"limit\"");
+      if (spec.penalty && !spec.path.empty() && spec.rotates())
+        f.fail("angular_velocity", "a motion driven by \"method\": \"penalty\" follows either a \"path\" or a rotation, not both");
+    }
+    if (f.has("release")) {
+      if (!spec.penalty) f.fail("release", "applies to \"method\": \"penalty\" only");
+      const JsonReader rel = f.child("release");
+      FixedSpec::Release r;
+      const std::string axis = rel.string("axis", "x", dim == 3 ? std::vector<std::string>{"x", "y", "z"}
+                                                                : std::vector<std::string>{"x", "y"});
+      r.axis = axis[0] - 'x';
+      if (!rel.has("above")) rel.fail_here("expected \"above\": the coordinate every vertex of the body must pass");
+      r.above = rel.number("above", 0.0);
+      rel.finish();
+      spec.release = r;
     }
     if (f.has("rotation_center")) {
       if (!spec.rotates()) f.fail("rotation_center", "applies to a rotating motion (give a non-zero \"angular_velocity\")");
@@ -295,6 +309,13 @@ void read_motion(const JsonReader& f, int dim, MotionSpec& spec) {
     spec.kappa = f.positive("kappa", spec.kappa);
     spec.hold_when_met = f.boolean("hold_when_met", spec.hold_when_met);
   }
+  if (f.has("from") || f.has("until")) {
+    if (!spec.penalty) f.fail_here("\"from\" and \"until\" apply to \"method\": \"penalty\" only");
+    if (f.has("limit")) f.fail_here("\"from\" / \"until\" and \"limit\" do not combine (the limit counts from t = 0)");
+    spec.from = f.number("from", 0.0);
+    spec.until = f.number("until", HUGE_VAL);
+    if (!(spec.from >= 0.0) || !(spec.until > spec.from)) f.fail_here("expected 0 <= \"from\" < \"until\"");
+  }
   if (f.has("path")) {
     const JsonReader p = f.child("path");
     double last_t = -HUGE_VAL;
@@ -313,7 +334,8 @@ void read_motion(const JsonReader& f, int dim, MotionSpec& spec) {
     }
     if (spec.path.empty()) p.fail_here("expected at least one keyframe");
     if (f.has("velocity")) f.fail_here("give either \"velocity\" or \"path\", not both");
-    if (spec.penalty) f.fail_here("\"path\" is not available with \"method\": \"penalty\"");
+    if (spec.penalty && (f.has("limit") || f.has("limit_by")))
+      f.fail_here("a \"path\" has no travel \"limit\": its last keyframe ends the motion");
   }
 }
 

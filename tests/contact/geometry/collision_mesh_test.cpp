@@ -2,6 +2,7 @@
 // (offset by Body::first_vertex), codimensional pieces and obstacles are included.
 #include <gtest/gtest.h>
 
+#include "softsim/contact/broad_phase/candidates.hpp"
 #include "softsim/contact/geometry/collision_mesh.hpp"
 #include "softsim/mesh/generators.hpp"
 #include "softsim/mesh/surface.hpp"
@@ -105,6 +106,58 @@ TEST(CollisionMesh, RectanglesIn2D) {
   EXPECT_EQ(cm.edges.bottomRows(s.edges.rows()), (s.edges.array() + n).matrix());
   EXPECT_EQ(cm.vertices.back(), s.vertices.back() + n);
   EXPECT_TRUE(cm.excluded_vertex_edge(0, 0) || cm.excluded_vertex_edge(1, 0));
+}
+
+// Kinematic bodies (every vertex prescribed) are excluded against each other, against themselves
+// and against static obstacles, as IPC skips pairs of Dirichlet vertices; against a free body they
+// stay. Two crossing kinematic walls and a free box between them: the proximity candidates are
+// exactly the wall-box pairs.
+TEST(CollisionMesh, KinematicBodiesAreExcludedAgainstEachOtherOnly) {
+  const Mesh wall = generate_box(Vec3(2.0, 2.0, 0.1), Eigen::Vector3i(2, 2, 1));
+  Mesh crossing = wall;
+  for (int v = 0; v < crossing.num_vertices(); ++v)  // turned about x: the walls cross along a line
+    crossing.vertices.row(v) = Vec3(wall.vertices(v, 0), wall.vertices(v, 2), wall.vertices(v, 1));
+  Mesh box = generate_box(Vec3(0.2, 0.2, 0.2), Eigen::Vector3i(1, 1, 1));
+  box.vertices.rowwise() += Eigen::RowVector3d(0.5, 0.25, 0.25);  // 0.1 m from both walls' faces
+  Model model(3);
+  add_body(model, wall);
+  add_body(model, crossing);
+  add_body(model, box);
+  const int nw = wall.num_vertices();
+  // Candidate pairs between the two walls, and between a wall and the box.
+  const auto count_body_pairs = [&](const CollisionMesh& cm) {
+    const Candidates c = proximity_candidates(cm, model.rest_positions, 0.2, BroadPhaseMethod::BruteForce);
+    const auto body_of = [&](int global) { return global < nw ? 0 : (global < 2 * nw ? 1 : 2); };
+    std::size_t wall_wall = 0, wall_box = 0;
+    const auto tally = [&](int a, int b) {
+      if (a < 2 && b < 2) ++wall_wall;
+      else if ((a == 2) != (b == 2)) ++wall_box;
+    };
+    for (const auto& [v, f] : c.vertex_face) tally(body_of(cm.vertices[static_cast<std::size_t>(v)]), body_of(cm.faces(f, 0)));
+    for (const auto& [e0, e1] : c.edge_edge) tally(body_of(cm.edges(e0, 0)), body_of(cm.edges(e1, 0)));
+    return std::pair{wall_wall, wall_box};
+  };
+  const auto [free_wall_wall, free_wall_box] = count_body_pairs(build_collision_mesh(model));
+  EXPECT_GT(free_wall_wall, 0u);  // free walls: they cross, every close pair is reported
+  EXPECT_GT(free_wall_box, 0u);
+  model.bodies[0].kinematic = model.bodies[1].kinematic = true;
+  CollisionMesh cm = build_collision_mesh(model);
+  ASSERT_EQ(cm.kinematic_vertex.size(), static_cast<std::size_t>(model.num_vertices()));
+  EXPECT_TRUE(cm.is_kinematic_vertex(0) && !cm.is_kinematic_vertex(2 * nw));
+  const auto [wall_wall, wall_box] = count_body_pairs(cm);
+  EXPECT_EQ(wall_wall, 0u);
+  EXPECT_EQ(wall_box, free_wall_box);
+  // A kinematic wall against a static obstacle: excluded; the free box against it: kept.
+  MatX ov(3, 3);
+  ov << 0, 0, 0, 1, 0, 0, 0, 1, 0;
+  MatXi ot(1, 3);
+  ot << 0, 1, 2;
+  add_obstacle(cm, ov, ot);
+  const int obstacle_vertex = cm.num_vertices() - 1;
+  EXPECT_TRUE(cm.excluded_vertex_face(0, cm.num_faces() - 1));  // wall vertex 0 (collision vertex 0)
+  EXPECT_TRUE(cm.excluded_vertex_face(obstacle_vertex, 0));     // obstacle vertex, wall face 0
+  const int box_face = static_cast<int>(cm.faces.rows()) - 2;    // the last face before the obstacle's
+  EXPECT_FALSE(cm.excluded_vertex_face(obstacle_vertex, box_face));
 }
 
 }  // namespace

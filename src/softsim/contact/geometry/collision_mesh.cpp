@@ -90,7 +90,17 @@ CollisionMesh build_collision_mesh(const Model& model) {
     append_body(cm, static_cast<int>(b), body.first_vertex, verts, surface.edges,
                 cm.dim == 3 ? surface.faces : MatXi(0, 3));
   }
+  mark_kinematic_bodies(cm, model);
   return cm;
+}
+
+void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model) {
+  mesh.kinematic_vertex.clear();
+  for (const Body& body : model.bodies) {
+    if (!body.kinematic) continue;
+    if (mesh.kinematic_vertex.empty()) mesh.kinematic_vertex.assign(static_cast<std::size_t>(mesh.num_dof_vertices), 0);
+    std::fill_n(mesh.kinematic_vertex.begin() + body.first_vertex, body.mesh.num_vertices(), char(1));
+  }
 }
 
 CollisionMesh build_collision_mesh(int dim, int num_vertices, const MatXi& edges,

@@ -25,6 +25,8 @@ struct CollisionMesh {
   MatXi edges;                // e x 2 global ids
   MatXi faces;                // f x 3 global ids (3D only)
   std::vector<int> vertex_body, edge_body, face_body;  // body id per primitive
+  // Per model vertex: it belongs to a kinematic body (Body::kinematic); empty when none does.
+  std::vector<char> kinematic_vertex;
 
   int num_vertices() const { return static_cast<int>(vertices.size()); }
   int num_edges() const { return static_cast<int>(edges.rows()); }
@@ -34,13 +36,20 @@ struct CollisionMesh {
     return num_dof_vertices + static_cast<int>(obstacle_vertices.rows());
   }
   bool is_static_vertex(int global_id) const { return global_id >= num_dof_vertices; }
+  // Static, or of a body whose whole motion is prescribed: nothing the solve decides.
+  bool is_kinematic_vertex(int global_id) const {
+    return is_static_vertex(global_id) ||
+           (!kinematic_vertex.empty() && kinematic_vertex[static_cast<std::size_t>(global_id)] != 0);
+  }
 
   // Positions of every vertex (n_total x dim): the DOF vector x (vertex-major, size
   // num_dof_vertices * dim) followed by the obstacle vertices.
   VertexRows positions(const VecX& x) const;
 
   // Pairs never reported by the broad phase: a point with a face or edge it belongs to, edges
-  // sharing a vertex, and pairs of two static primitives (no DOFs: nothing to do). Arguments
+  // sharing a vertex, and pairs of two kinematic primitives (static obstacles and bodies whose
+  // motion is all prescribed: nothing to decide). Kinematic is a property of whole bodies, so
+  // one vertex of a primitive tells. Arguments
   // are primitive indices (vertex index into `vertices`, edge/face row).
   bool excluded_vertex_face(int v, int f) const {
     const int ids[3] = {faces(f, 0), faces(f, 1), faces(f, 2)};
@@ -58,16 +67,19 @@ struct CollisionMesh {
   bool excluded_point_simplex(int g, const int* ids, int k) const {
     for (int i = 0; i < k; ++i)
       if (g == ids[i]) return true;
-    return is_static_vertex(g) && is_static_vertex(ids[0]);
+    return is_kinematic_vertex(g) && is_kinematic_vertex(ids[0]);
   }
   bool excluded_edge_pair(const int* a, const int* b) const {
     if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) return true;
-    return is_static_vertex(a[0]) && is_static_vertex(b[0]);
+    return is_kinematic_vertex(a[0]) && is_kinematic_vertex(b[0]);
   }
 };
 
 // Every body of the model (Body::surface, extracted from Body::mesh when empty).
 CollisionMesh build_collision_mesh(const Model& model);
+
+// Marks the vertices of the model's kinematic bodies (Body::kinematic) in kinematic_vertex.
+void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model);
 
 // Explicit primitives over `num_vertices` DOF vertices, all of body 0 (tests, frame files).
 // The collision vertices are those of the edges and faces plus `points`. When `edges` is empty
