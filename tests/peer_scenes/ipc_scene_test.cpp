@@ -10,6 +10,7 @@
 #include "softsim/mesh/generators.hpp"
 #include "softsim/peer_scenes/rigid_transform.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/contact_scene.hpp"
 #include "support/temp_dir.hpp"
 
 namespace softsim {
@@ -154,6 +155,100 @@ TEST(IpcScene, NbcWithATimeRangeIsALoadSwitchedOnAndOff) {
   }
 }
 
+// IPC's DCOSquash6 (the trash compactor, Li et al. 2020, Fig. 15): six 3 x 3 walls that cross along
+// their edges move in at 1 m/s and turn back at the first step whose start finds walls 0 and 1
+// closer than 0.1 (here 2.01 - 2 t < 0.1: after 96 steps of 0.01 s, t = 0.96). Converted to
+// penalty-driven paths on kinematic shells, which contact lets cross; the cube between them is
+// squeezed from its six sides and nothing intersects it.
+TEST(IpcScene, Squash6WallsTurnBackAtTheGapAndSqueezeTheBody) {
+  IpcRoot root;
+  const std::string walls =
+      "input/triMeshes/plane.obj -1.005 1.5 -1.5  0 0 -90  3 3 3\n"
+      "input/triMeshes/plane.obj 1.005 1.5 -1.5  0 0 -90  3 3 3\n"
+      "input/triMeshes/plane.obj -1.5 -1 -1.5  0 0 0  3 3 3\n"
+      "input/triMeshes/plane.obj -1.5 1 -1.5  0 0 0  3 3 3\n"
+      "input/triMeshes/plane.obj -1.5 1.5 -1  90 0 0  3 3 3\n"
+      "input/triMeshes/plane.obj -1.5 1.5 1  90 0 0  3 3 3\n";
+  const json s = root.convert("energy NH\ntime 2.5 0.01\nstiffness 10000 0.4\nscript DCOSquash6\nturnOffGravity\n"
+                              "shapes input 7\n" + walls + "input/tetMeshes/cube.msh -0.4 -0.4 -0.4  0 0 0  0.8 0.8 0.8\n"
+                              "selfCollisionOn\n");
+  ASSERT_EQ(s["bodies"].size(), 7u);
+  for (int i = 0; i < 6; ++i) {
+    const json& fixed = s["bodies"][i]["fixed"][0];
+    EXPECT_EQ(s["bodies"][i]["kind"], "shell");
+    EXPECT_EQ(fixed["method"], "penalty");
+    const json& path = fixed["path"];
+    ASSERT_EQ(path.size(), 3u) << i;
+    const double sign = i % 2 == 0 ? 1.0 : -1.0;
+    EXPECT_NEAR(path[1][0].get<double>(), 0.96, 1e-12);
+    EXPECT_NEAR(path[1][1 + i / 2].get<double>(), sign * 0.96, 1e-9);  // in for 96 steps
+    EXPECT_NEAR(path[2][0].get<double>(), 2.5, 1e-12);
+    EXPECT_NEAR(path[2][1 + i / 2].get<double>(), sign * (0.96 - 1.54), 1e-9);  // then out for 154
+  }
+  Scene scene = parse_scene(s, root.dir.path() / "input" / "scene.txt");
+  Model model = build_model(scene);  // the walls cross at their edges: accepted, they are kinematic
+  for (int i = 0; i < 6; ++i) EXPECT_TRUE(model.bodies[i].kinematic);
+  EXPECT_FALSE(model.bodies[6].kinematic);
+  // 63 steps: the walls close to 0.74 m apart (0.75 for the x pair), past the cube's 0.8 m.
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const test::RunStats stats = test::run_scene(scene, model, state, 63);
+  EXPECT_EQ(stats.failed_steps, 0);
+  EXPECT_EQ(stats.max_intersections, 0u);
+  const Eigen::MatrixXd cube = test::body_rows(model, state.x, 6);
+  for (int axis = 0; axis < 3; ++axis) {
+    const double width = cube.col(axis).maxCoeff() - cube.col(axis).minCoeff();
+    EXPECT_LT(width, 0.76) << axis;  // squeezed from 0.8 on every axis
+    EXPECT_GT(width, 0.6) << axis;
+  }
+}
+
+// A DBC over part of the run (late, or released): free outside its range, so each piece is a
+// penalty-driven motion acting in the steps that start in [t0, t1), from wherever the vertices
+// are. A cube's top held in the steps starting in [0.105, 0.205) s (steps 11-20 of 0.01 s) while
+// it falls: it falls freely, hangs, then falls again.
+TEST(IpcScene, DbcOverPartOfTheRunHoldsTheVerticesOnlyThen) {
+  IpcRoot root;
+  const json s = root.convert(
+      "time 0.3 0.01\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 \\\n"
+      "  DBC -0.1 0.9 -0.1 1.1 1.1 1.1 0 0 0 0 0 0 0.105 0.205\n");
+  const json& fixed = s["bodies"][0]["fixed"];
+  ASSERT_EQ(fixed.size(), 1u);
+  EXPECT_EQ(fixed[0]["method"], "penalty");
+  EXPECT_EQ(fixed[0]["from"], 0.105);
+  EXPECT_EQ(fixed[0]["until"], 0.205);
+  EXPECT_EQ(fixed[0]["ids"].size(), 9u);  // the top face's vertices
+  Scene scene = parse_scene(s, root.dir.path() / "input" / "scene.txt");
+  Model model = build_model(scene);
+  EXPECT_FALSE(model.bodies[0].kinematic);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const int top = fixed[0]["ids"][0].get<int>();
+  std::vector<double> y;  // the top vertex's height after each step
+  auto stepper = make_stepper(model, scene.integrator);
+  for (int n = 0; n < 30; ++n) {
+    ASSERT_TRUE(stepper->step(state, scene.dt).converged) << n;
+    y.push_back(state.x[3 * top + 1]);
+  }
+  const double g = 9.80665, h = 0.01;
+  EXPECT_NEAR(y[10], 2.0 - g * h * h * 66, 1e-6);  // 11 free steps (backward Euler: g h^2 n (n + 1) / 2)
+  EXPECT_LT(std::abs(y[20] - y[10]), 1e-3);        // held in steps 11-20
+  EXPECT_LT(y[29], y[20] - 0.02);                  // falling again after
+}
+
+// dampingRatio r: IPC's stiffness damping, dampingStiff = 3/4 r h^3 on K(x^n) (x - x^n) / h, is
+// Rayleigh beta = 3/4 r h under backward Euler, divided by Newmark's beta under Newmark; IPC clamps
+// r to [0, 1]; the converted scene builds with that beta.
+TEST(IpcScene, DampingRatioIsRayleighStiffnessDamping) {
+  IpcRoot root;
+  const std::string cube = "shapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1\nstiffness 1e5 0.4\n";
+  json s = root.convert("time 1 0.01\ndampingRatio 0.1\n" + cube);
+  EXPECT_NEAR(s["damping"]["beta"].get<double>(), 0.75 * 0.1 * 0.01, 1e-18);
+  s = root.convert("time 1 0.01\ntimeIntegration NM\ndampingRatio 3\n" + cube);
+  EXPECT_NEAR(s["damping"]["beta"].get<double>(), 0.75 * 1.0 * 0.01 / 0.25, 1e-15);
+  EXPECT_FALSE(root.convert("time 1 0.01\ndampingRatio 0\n" + cube).contains("damping"));
+  const Model model = root.build(s);
+  EXPECT_NEAR(model.rayleigh_beta, 0.03, 1e-15);
+}
+
 TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
   IpcRoot root;
   const auto message = [&](const std::string& text) {
@@ -167,7 +262,10 @@ TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
   const std::string shape = "shapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1";
   EXPECT_NE(message(shape + "\nenergy StVK\n").find("line 3: energy: \"StVK\""), std::string::npos);
   EXPECT_NE(message(shape + "\ntimeIntegration RK4\n").find("line 3: timeIntegration"), std::string::npos);
-  EXPECT_NE(message(shape + " DBC 0 0 0 1 1 1 0 0 0 0 0 0 0.5\n").find("DBC: starts at t = 0.5"), std::string::npos);
+  EXPECT_NE(message(shape + " DBC 0 0 0 1 1 1 0 0 0 0 0 90 0.5\n").find("line 2: DBC: a turning Dirichlet condition over part"),
+            std::string::npos);
+  EXPECT_NE(message(shape + " DBC 0 0 0 1 1 1 0 0 0 0 0 0 0.5 0.5\n").find("line 2: DBC: the time range [0.5, 0.5) s is empty"),
+            std::string::npos);
   EXPECT_NE(message("script spin\n" + shape + "\n").find("line 1: script spin"), std::string::npos);
   EXPECT_NE(message("density\n" + shape + "\n").find("line 1: density: expected 1 value"), std::string::npos);
   EXPECT_NE(message("view perspective\n").find("no shapes"), std::string::npos);

@@ -141,6 +141,7 @@ struct IpcScene {
   std::optional<std::pair<Vec3, double>> rotate_model;  // axis, degrees
   std::string script = "null";
   int script_line = 0;
+  double damping_ratio = 0.0;  // dampingRatio: IPC's stiffness damping, dampingStiff = ratio 3/4 dt^3
   std::vector<double> tuning{0.0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
   std::vector<double> tol;
   int friction_iterations = 1;
@@ -324,9 +325,7 @@ IpcScene read_ipc(const std::filesystem::path& file, std::vector<std::string>& n
       }
     } else if (c == "dampingRatio") {
       count(1);
-      if (r.number(1) > 0)
-        r.fail("IPC's lagged stiffness damping (a ratio > 0) has no exact softsim counterpart; remove it, or add "
-               "softsim's Rayleigh damping.beta to the converted scene");
+      s.damping_ratio = std::clamp(r.number(1), 0.0, 1.0);  // IPC clamps it so
     } else if (c == "turnOffGravity") {
       s.gravity = false;
     } else if (c == "selfCollisionOff") {
@@ -485,6 +484,33 @@ std::vector<double> lumped_masses(const Mesh& mesh, const std::vector<Vec3>& x, 
 
 }  // namespace
 
+// DCOSquash6: the six walls (shapes 0-5) move at 1 m/s along +x, -x, +y, -y, +z, -z, and all turn
+// back at the start of a step at which the gap between walls 0 and 1 (wall 1's smallest x minus
+// wall 0's largest) is below 0.1 (IPC's rule, checked every step). The walls are kinematic, so the
+// turning steps are known beforehand: wall i's path as keyframes [t, offset] at each turn and at
+// the end of the run.
+json squash6_path(const std::vector<std::vector<Vec3>>& start, std::size_t wall, double dt, int steps) {
+  double right0 = -kInfinity, left1 = kInfinity;
+  for (const Vec3& p : start[0]) right0 = std::max(right0, p.x());
+  for (const Vec3& p : start[1]) left1 = std::min(left1, p.x());
+  const Vec3 direction = (wall % 2 == 0 ? 1.0 : -1.0) * Vec3::Unit(static_cast<Eigen::Index>(wall / 2));
+  const auto key = [&](double t, double travel) {
+    const Vec3 offset = travel * direction;
+    return json::array({t, offset.x(), offset.y(), offset.z()});
+  };
+  json path = json::array({key(0.0, 0.0)});
+  double sign = 1.0, travel = 0.0;
+  for (int n = 0; n < steps; ++n) {
+    if (left1 - right0 - 2.0 * travel < 0.1) {
+      sign = -sign;
+      if (n > 0) path.push_back(key(n * dt, travel));
+    }
+    travel += sign * dt;
+  }
+  path.push_back(key(steps * dt, travel));
+  return path;
+}
+
 json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::string>& notes) {
   IpcScene s = read_ipc(file, notes);
   const std::string where = file.string();
@@ -494,15 +520,12 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   // The scripts, checked before any mesh is read.
   const std::set<std::string> scripts = {"null",   "fall",        "fallNoShift", "twist",      "hangLeft",
                                          "fixLowerHalf", "stretchAndPause", "DCOFix", "DCORotCylinders",
-                                         "DCOSqueezeOut"};
-  if (s.script == "dragright")
-    script_fail("releases its handles when the body has cleared the obstacle, a condition on the simulated "
-                "positions; softsim's prescribed motions are not released");
-  if (s.script == "DCOSquash6")
-    script_fail("its six walls touch along their edges at the start; softsim's contact refuses touching surfaces at "
-                "t = 0, prescribed ones included");
+                                         "DCOSqueezeOut", "DCOSquash6", "dragright"};
+  if (s.script == "dragright" && s.shapes.size() != 1)
+    script_fail("softsim converts it for one shape (it releases the handles when every shape has cleared the obstacles)");
   if (!scripts.count(s.script)) script_fail("is not a script softsim converts (docs/peer-scenes.md lists them)");
   if (s.script == "DCOSqueezeOut" && s.shapes.size() < 2) script_fail("needs shape 1, the box the plate is pressed towards");
+  if (s.script == "DCOSquash6" && s.shapes.size() < 7) script_fail("needs six walls (shapes 0-5) and a body to squash");
   for (Shape& shape : s.shapes) {
     Reader r{where};
     Line line{shape.line, {shape.path}};
@@ -552,8 +575,8 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   Vec3 all_lo = Vec3::Constant(kInfinity), all_hi = -all_lo;
   for (const Shape& shape : s.shapes) grow(all_lo, all_hi, world_vertices(shape.mesh, shape.placement));
 
-  // fall lifts every shape by half the set's diagonal.
-  if (s.script == "fall") {
+  // fall and dragright lift every shape by half the set's diagonal.
+  if (s.script == "fall" || s.script == "dragright") {
     const Vec3 lift(0, 0.5 * (all_hi - all_lo).norm(), 0);
     for (Shape& shape : s.shapes) shape.placement.translation += lift;
   }
@@ -614,6 +637,7 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
       whole = json{{"method", "penalty"}, {"velocity", {0.0, -0.3, 0.0}}};
       if (moving < steps) whole->operator[]("limit") = 0.3 * moving * s.dt;
     }
+    if (s.script == "DCOSquash6" && i < 6) whole = json{{"method", "penalty"}, {"path", squash6_path(start, i, s.dt, steps)}};
     // A whole-shape motion that does not move (zero velocities) holds the shape in place.
     if (whole && !whole->contains("velocity") && !whole->contains("angular_velocity") && !whole->contains("path"))
       whole = shape.kind == ShapeKind::surface ? std::nullopt : std::optional<json>(json::object());
@@ -667,18 +691,31 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
                                          "softsim prescribes one motion per vertex",
                                          where, pieces[0]->line));
         double covered = 0.0;
+        bool gap = false;
         for (const Dbc* d : pieces) {
-          if (d->t0 > covered + 1e-12)
-            throw InputError(fmt::format("{}: line {}: DBC: starts at t = {:g} s: vertices free before (or between) "
-                                         "their prescribed ranges are not supported; softsim holds prescribed vertices "
-                                         "for the whole run",
-                                         where, d->line, d->t0));
+          gap = gap || d->t0 > covered + 1e-12;
           covered = std::max(covered, d->t1);
         }
-        if (covered < total_time - 1e-12)
-          throw InputError(fmt::format("{}: line {}: DBC: ends at t = {:g} s: a released Dirichlet condition is not "
-                                       "supported; softsim holds prescribed vertices for the whole run",
-                                       where, pieces.back()->line, covered));
+        if (gap || covered < total_time - 1e-12) {
+          // Free before, between or after its ranges: each piece a penalty-driven motion that acts
+          // in the steps starting in [t0, t1) from wherever the vertices are, as IPC's DBC does.
+          for (std::size_t k = 0; k < pieces.size(); ++k) {
+            const Dbc& d = *pieces[k];
+            if (!(d.t0 < d.t1))
+              throw InputError(fmt::format("{}: line {}: DBC: the time range [{:g}, {:g}) s is empty", where, d.line, d.t0, d.t1));
+            if (d.omega_degrees != Vec3::Zero())
+              throw InputError(fmt::format("{}: line {}: DBC: a turning Dirichlet condition over part of the run is "
+                                           "not supported (a rotation's centre would have to follow the vertices)",
+                                           where, d.line));
+            if (k > 0 && d.t0 < pieces[k - 1]->t1 - 1e-12)
+              throw InputError(fmt::format("{}: line {}: DBC: overlapping time ranges of one box over part of the run "
+                                           "are not supported", where, d.line));
+            json f = {{"ids", ids}, {"method", "penalty"}, {"velocity", vec_json(d.velocity)}, {"from", d.t0}};
+            if (std::isfinite(d.t1)) f["until"] = d.t1;
+            fixed.push_back(f);
+          }
+          continue;
+        }
         json f = {{"ids", ids}};
         if (pieces.size() == 1) {
           const Dbc& d = *pieces[0];
@@ -761,6 +798,22 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
         if (!left.empty()) fixed.push_back({{"ids", left}, {"path", path(-1.0)}});
         if (!right.empty()) fixed.push_back({{"ids", right}, {"path", path(1.0)}});
       }
+    } else if (s.script == "dragright") {
+      // The right 4% of the x range pulled along +x at 0.5 m/s (by penalty: the handles lead the
+      // body through the obstacle), let go for good at the first step whose start finds the whole
+      // body right of every meshCO (IPC releases its DBC then); without a meshCO IPC lets go
+      // before the first step, so nothing is held.
+      double obstacles_right = -kInfinity;
+      for (const MeshObstacle& o : s.mesh_obstacles)
+        for (const Vec3& p : o.placement.apply_to(o.mesh.vertices)) obstacles_right = std::max(obstacles_right, p.x());
+      std::vector<int> handles;
+      for (int v = 0; v < shape.mesh.num_vertices(); ++v)
+        if (x0[v].x() > all_hi.x() - 0.04 * (all_hi.x() - all_lo.x())) handles.push_back(v);
+      if (!handles.empty() && std::isfinite(obstacles_right))
+        fixed.push_back({{"ids", handles},
+                         {"method", "penalty"},
+                         {"velocity", {0.5, 0.0, 0.0}},
+                         {"release", {{"axis", "x"}, {"above", obstacles_right}}}});
     } else if (s.script == "fixLowerHalf") {
       std::vector<int> lower;
       for (int v = 0; v < shape.mesh.num_vertices(); ++v)
@@ -802,6 +855,13 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   out["time"] = {{"dt", s.dt}, {"steps", steps}};
   out["integrator"] = s.newmark ? json{{"type", "newmark"}, {"beta", s.beta}, {"gamma", s.gamma}}
                                 : json{{"type", "backward_euler"}};
+  // IPC's damping adds (dampingStiff / h) K(x^n) (x - x^n) to its backward Euler residual (K the
+  // elasticity's PSD Hessian at the step's start, dampingStiff = ratio 3/4 h^3): softsim's
+  // D v = beta K(x^n) (x - x^n) / h with beta = 3/4 ratio h. Under Newmark IPC keeps the same term
+  // while the elasticity is weighted by beta_NM h^2, i.e. a force (3/4 ratio / beta_NM) K (x - x^n):
+  // beta = 3/4 ratio h / beta_NM on Newmark's velocity (approximate: IPC's acts on (x - x^n) / h).
+  if (s.damping_ratio > 0.0)
+    out["damping"] = {{"beta", 0.75 * s.damping_ratio * s.dt / (s.newmark ? s.beta : 1.0)}};
   out["gravity"] = s.gravity ? json{0.0, -9.80665, 0.0} : json{0.0, 0.0, 0.0};
   // Newton stops when ||dx||_inf < tol l dt: softsim's criterion ||p||_inf / h < tolerance.
   const double tol = s.tol.empty() ? 1e-2 : s.tol.front();

@@ -107,6 +107,40 @@ TEST(ConvertCommand, AConvertedPolyfemSceneRunsBitwiseAsTheOriginal) {
   expect_same_frames_when_run(converted, scratch);
 }
 
+// The converted forms of IPC's squash and drag scripts (penalty paths, a release, kinematic
+// walls), of dampingRatio and of a late DBC run bitwise as the originals.
+TEST(ConvertCommand, ConvertedScriptsDampingAndTimedDbcRunBitwiseAsTheOriginals) {
+  SOFTSIM_REQUIRE_TOOL();
+  const std::string walls = R"(input/triMeshes/plane.obj -1 1.5 -1.5  0 0 -90  3 3 3
+input/triMeshes/plane.obj 1 1.5 -1.5  0 0 -90  3 3 3
+input/triMeshes/plane.obj -1.5 -1 -1.5  0 0 0  3 3 3
+input/triMeshes/plane.obj -1.5 1 -1.5  0 0 0  3 3 3
+input/triMeshes/plane.obj -1.5 1.5 -1  90 0 0  3 3 3
+input/triMeshes/plane.obj -1.5 1.5 1  90 0 0  3 3 3
+)";
+  const std::string scenes[] = {
+      "time 0.1 0.025\nscript DCOSquash6\nturnOffGravity\nstiffness 10000 0.4\ndampingRatio 0.2\nshapes input 7\n" +
+          walls + "input/tetMeshes/cube.msh -0.4 -0.4 -0.4  0 0 0  0.8 0.8 0.8\n",
+      "time 0.1 0.025\nscript dragright\nshapes input 1\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\n"
+      "meshCO input/triMeshes/plane.obj 0.5 -1 0.5  2 50 0\n",
+      "time 0.1 0.025\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0  0 0 0  1 1 1 \\\n"
+      "  DBC -0.1 0.9 -0.1 1.1 1.1 1.1 0 0 0 0 0 0 0.03 0.07\n"};
+  for (const std::string& text : scenes) {
+    IpcFolder folder;
+    fs::create_directories(folder.dir.path() / "input" / "triMeshes");
+    std::ofstream(folder.dir.path() / "input" / "triMeshes" / "plane.obj")
+        << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 3 2\nf 1 4 3\n";
+    const fs::path scene = folder.write(text);
+    const fs::path scratch = folder.dir.path();
+    const Result direct = run_tool({"run", scene.string(), "--out", (scratch / "direct").string(), "--quiet"}, scratch);
+    ASSERT_EQ(direct.code, 0) << text << direct;
+    const fs::path converted = scratch / "elsewhere" / "scene.json";
+    const Result convert = run_tool({"convert", scene.string(), "--out", converted.string()}, scratch);
+    ASSERT_EQ(convert.code, 0) << convert;
+    expect_same_frames_when_run(converted, scratch);
+  }
+}
+
 TEST(ConvertCommand, WhatIsNotSupportedIsRefusedByLineAndNothingIsWritten) {
   SOFTSIM_REQUIRE_TOOL();
   IpcFolder folder;
@@ -119,7 +153,7 @@ TEST(ConvertCommand, WhatIsNotSupportedIsRefusedByLineAndNothingIsWritten) {
       {"shapes input 1\ninput/tetMeshes/missing.msh 0 1 0 0 0 0 1 1 1\n", "line 2: input/tetMeshes/missing.msh: no such mesh"},
       {"shapes input 2\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1\n", "line 1: shapes: expected 2 shape lines, found 1"},
       {"time 1 abc\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1\n", "line 1: time: \"abc\" is not a number"},
-      {"script dragright\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1\n", "line 1: script dragright"},
+      {"script spin\nshapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1\n", "line 1: script spin"},
       {"shapes input 1\ninput/tetMeshes/cube.msh 0 1 0 0 0 0 1 1 1 spin 3\n", "line 2: input/tetMeshes/cube.msh: shape option \"spin\""},
   };
   for (const auto& c : cases) {
