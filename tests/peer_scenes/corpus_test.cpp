@@ -219,5 +219,26 @@ TEST(PeerCorpus, PaperLargeMassRatioKeepsTheLightBodyIntact) {
   });
 }
 
+TEST(PeerCorpus, PaperErlebenSpikeIsDraggedThroughTheHoleAndLetGo) {
+  SOFTSIM_REQUIRE_SHARED_DATA();
+  // Erleben's spike through a hole (Li et al. 2020, Fig. 11; IPC's dragright script): the spike's
+  // tip is dragged right at 0.5 m/s through a hole in a plate and let go once the whole spike is
+  // right of the plate; from then on it falls under gravity (the scene has no ground). So it ends
+  // right of the plate, far below where it was dragged, intact, never crossing the plate.
+  const std::string path = "input/paperExamples/11_erleben/spikeHoleCO.txt";
+  const std::filesystem::path file = test::shared_data_dir() / "ipc-scenes" / path;
+  const Scene scene = parse_scene(read_scene_source(file).json, file);
+  ASSERT_TRUE(scene.bodies[0].fixed.at(0).release.has_value());
+  const double plate_right = scene.bodies[0].fixed[0].release->above;
+  run_paper_example(path, [&](const Model& model, const VecX& start, const State& end) {
+    const Eigen::MatrixXd x0 = body_rows(model, start, 0), x = body_rows(model, end.x, 0);
+    std::printf("spike: smallest x %.3f (plate right %.3f), lowest y %.3f (start %.3f)\n", x.col(0).minCoeff(), plate_right,
+                x.col(1).minCoeff(), x0.col(1).minCoeff());
+    EXPECT_GT(x.col(0).minCoeff(), plate_right);
+    EXPECT_LT(x.col(1).minCoeff(), x0.col(1).minCoeff() - 1.0);  // let go: it fell
+    EXPECT_GT(min_tet_volume(model, end.x, 0), 0.0);
+  });
+}
+
 }  // namespace
 }  // namespace softsim
