@@ -51,6 +51,33 @@ TEST(MeshObstacle, MissingMeshFileIsAnInputError) {
   EXPECT_THROW(build_model(parse_scene(j, file)), InputError);
 }
 
+// A moving mesh obstacle is kinematic: it rises through a static mesh obstacle at the same height
+// (they overlap from the start, which contact would refuse between a body and an obstacle) and
+// still lifts the box.
+TEST(MeshObstacle, AMovingMeshPassesThroughAStaticOneAndStillLiftsTheBox) {
+  auto j = drop_scene();
+  j["bodies"][0]["transform"]["translate"][1] = 0.11;
+  j["obstacles"][0]["velocity"] = R"json([0, 0.2, 0])json"_json;
+  j["obstacles"][0]["limit"] = 0.1;
+  j["obstacles"].push_back(j["obstacles"][0]);
+  j["obstacles"][1].erase("velocity");
+  j["obstacles"][1].erase("limit");
+  j["obstacles"][1]["transform"]["rotate"] = R"json([0, 45, 0])json"_json;  // crosses the moving one
+  j["time"]["steps"] = 60;
+  const std::filesystem::path file = std::filesystem::path(SOFTSIM_TEST_DATA_DIR) / "meshes" / "lift.json";
+  Scene scene = parse_scene(j, file);
+  Model model = build_model(scene);
+  ASSERT_EQ(model.bodies.size(), 2u);
+  EXPECT_TRUE(model.bodies[1].kinematic);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  for (int n = 0; n < scene.steps; ++n) ASSERT_TRUE(stepper->step(state, scene.dt).converged) << "step " << n;
+  const Body& plate = model.bodies[1];
+  const auto x = as_rows(state.x, 3);
+  EXPECT_NEAR(x.middleRows(plate.first_vertex, plate.mesh.num_vertices()).col(1).mean(), 0.0, 5e-3);  // rose 0.1 m
+  EXPECT_GT(x.topRows(plate.first_vertex).col(1).minCoeff(), 0.0);  // with the box on it
+}
+
 }  // namespace
 }  // namespace softsim
 

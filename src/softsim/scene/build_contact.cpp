@@ -334,6 +334,7 @@ void add_moving_mesh_obstacles(Model& model, const Scene& scene) {
     body.mesh = load_obstacle_mesh(scene, o);
     body.surface = extract_surface(body.mesh);
     body.first_vertex = model.add_vertices(body.mesh.vertices);
+    body.kinematic = true;  // a scripted collider: no contact with static obstacles or other kinematic bodies
     std::vector<int> ids;
     for (int i = 0; i < body.mesh.num_vertices(); ++i) {
       model.add_lumped_mass(body.first_vertex + i, 1.0);
