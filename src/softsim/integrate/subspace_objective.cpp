@@ -12,7 +12,7 @@ SubspaceObjective::SubspaceObjective(Objective& positions_objective, const Subsp
     : full_(positions_objective), map_(map), pull_back_(map) {
   SparseMat ones = full_.hessian_pattern();
   std::fill(ones.valuePtr(), ones.valuePtr() + ones.nonZeros(), 1.0);
-  pattern_ = map_.pull_back(ones);
+  pattern_ = pull_back_.apply(ones);  // analyses the pattern the first Hessians will have
   std::fill(pattern_.valuePtr(), pattern_.valuePtr() + pattern_.nonZeros(), 0.0);
 }
 
