@@ -482,34 +482,28 @@ std::vector<double> lumped_masses(const Mesh& mesh, const std::vector<Vec3>& x, 
   return mass;
 }
 
-}  // namespace
-
 // DCOSquash6: the six walls (shapes 0-5) move at 1 m/s along +x, -x, +y, -y, +z, -z, and all turn
 // back at the start of a step at which the gap between walls 0 and 1 (wall 1's smallest x minus
 // wall 0's largest) is below 0.1 (IPC's rule, checked every step). The walls are kinematic, so the
-// turning steps are known beforehand: wall i's path as keyframes [t, offset] at each turn and at
-// the end of the run.
+// turning steps are known beforehand: wall i's offset at every step start, as keyframes.
 json squash6_path(const std::vector<std::vector<Vec3>>& start, std::size_t wall, double dt, int steps) {
   double right0 = -kInfinity, left1 = kInfinity;
   for (const Vec3& p : start[0]) right0 = std::max(right0, p.x());
   for (const Vec3& p : start[1]) left1 = std::min(left1, p.x());
   const Vec3 direction = (wall % 2 == 0 ? 1.0 : -1.0) * Vec3::Unit(static_cast<Eigen::Index>(wall / 2));
-  const auto key = [&](double t, double travel) {
-    const Vec3 offset = travel * direction;
-    return json::array({t, offset.x(), offset.y(), offset.z()});
-  };
-  json path = json::array({key(0.0, 0.0)});
+  std::vector<double> times;
+  std::vector<Vec3> offsets;
   double sign = 1.0, travel = 0.0;
-  for (int n = 0; n < steps; ++n) {
-    if (left1 - right0 - 2.0 * travel < 0.1) {
-      sign = -sign;
-      if (n > 0) path.push_back(key(n * dt, travel));
-    }
+  for (int n = 0; n <= steps; ++n) {
+    times.push_back(n * dt);
+    offsets.push_back(travel * direction);
+    if (left1 - right0 - 2.0 * travel < 0.1) sign = -sign;
     travel += sign * dt;
   }
-  path.push_back(key(steps * dt, travel));
-  return path;
+  return keyframes(times, offsets, 1e-12);
 }
+
+}  // namespace
 
 json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::string>& notes) {
   IpcScene s = read_ipc(file, notes);
