@@ -249,6 +249,36 @@ TEST(IpcScene, DampingRatioIsRayleighStiffnessDamping) {
   EXPECT_NEAR(model.rayleigh_beta, 0.03, 1e-15);
 }
 
+// IPC guards only NH against inversion (FixedCoRotEnergy builds its Energy without the guard):
+// a converted FCR body lets a Newton step flatten and invert an element, an NH body does not.
+TEST(IpcScene, OnlyNeoHookeanBodiesKeepTheInversionFilter) {
+  IpcRoot root;
+  const std::string cube = "turnOffGravity\nshapes input 1\ninput/tetMeshes/cube.msh 0 0 0 0 0 0 1 1 1\n";
+  for (const std::string energy : {"FCR", "NH"}) {
+    SCOPED_TRACE(energy);
+    const json s = root.convert("energy " + energy + "\n" + cube);
+    const Model model = root.build(s);
+    ModelData data(model);
+    const Stage stage = Stage::step(0.0, 0.01);
+    const VecX x = model.rest_positions;
+    model.begin_step(stage, data, x);
+    // The full step mirrors the unit cube about y = 1/2: every tet's det F = 1 - 2 alpha.
+    VecX p = VecX::Zero(x.size());
+    for (Eigen::Index v = 0; v < x.size() / 3; ++v) p[3 * v + 1] = -2.0 * x[3 * v + 1] + 1.0;
+    // The elasticity's filter alone (the surface's CCD bounds the mirroring too).
+    double alpha = -1.0;
+    for (const auto& term : model.energies())
+      if (term->name().rfind("elasticity", 0) == 0) alpha = term->max_step_fraction(EvalContext{stage, data}, x, p);
+    if (energy == "FCR") {
+      EXPECT_FALSE(s["solver"]["inversion_filter"].get<bool>());
+      EXPECT_EQ(alpha, 1.0);
+    } else {
+      EXPECT_FALSE(s["solver"].contains("inversion_filter"));
+      EXPECT_NEAR(alpha, 0.45, 1e-12);  // det F = 1 - 2 alpha reaches 0.1 of its start
+    }
+  }
+}
+
 TEST(IpcScene, RefusesWhatItCannotTakeByLine) {
   IpcRoot root;
   const auto message = [&](const std::string& text) {

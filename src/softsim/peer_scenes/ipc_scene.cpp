@@ -861,6 +861,10 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   const double tol = s.tol.empty() ? 1e-2 : s.tol.front();
   if (s.tol.size() > 1) notes.push_back("tol: IPC's per-step list is read as its first value for every step");
   out["solver"] = {{"tolerance", tol * l}};
+  // IPC guards only its neo-Hookean energy against inversion; its fixed corotated elements may
+  // flatten and invert (the energy stays finite in signed singular values), so softsim's filter is
+  // off there too. Kept on, it stalls squeezes such as the trash compactor's.
+  if (s.energy == "FCR") out["solver"]["inversion_filter"] = false;
   out["bodies"] = bodies;
   if (!obstacles.empty()) out["obstacles"] = obstacles;
   if (!s.self_collision && !s.mesh_obstacles.empty())
