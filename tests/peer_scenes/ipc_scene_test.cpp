@@ -74,6 +74,7 @@ TEST(IpcScene, SizeFallAndTheRelativeAccuracyParameters) {
   EXPECT_NEAR(s["contact"]["dhat"].get<double>(), 2e-3 * l, 1e-15);
   EXPECT_NEAR(s["contact"]["friction"]["eps_v"].get<double>(), 1e-2 * l * 0.025 / 0.05, 1e-15);  // IPC's 0.025 s
   EXPECT_NEAR(s["solver"]["tolerance"].get<double>(), 1e-2 * l, 1e-15);
+  EXPECT_EQ(s["solver"]["max_iterations"], 10000);  // IPC's Newton cap
   EXPECT_EQ(s["time"]["steps"], 20);
   EXPECT_EQ(s["gravity"], json({0.0, -9.80665, 0.0}));
   // ground mu y: a plane at y with its own friction; the meshCO: centred, longest side 4, no friction.

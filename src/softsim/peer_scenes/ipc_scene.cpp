@@ -860,7 +860,9 @@ json ipc_scene_to_softsim(const std::filesystem::path& file, std::vector<std::st
   // Newton stops when ||dx||_inf < tol l dt: softsim's criterion ||p||_inf / h < tolerance.
   const double tol = s.tol.empty() ? 1e-2 : s.tol.front();
   if (s.tol.size() > 1) notes.push_back("tol: IPC's per-step list is read as its first value for every step");
-  out["solver"] = {{"tolerance", tol * l}};
+  // IPC's Newton loop (Optimizer::solveSub_IP) stops at 10,000 iterations; kept, as the PolyFEM
+  // conversion keeps PolyFEM's cap: softsim's default of 100 halves steps IPC would finish.
+  out["solver"] = {{"tolerance", tol * l}, {"max_iterations", 10000}};
   // IPC guards only its neo-Hookean energy against inversion; its fixed corotated elements may
   // flatten and invert (the energy stays finite in signed singular values), so softsim's filter is
   // off there too. Kept on, it stalls squeezes such as the trash compactor's.
