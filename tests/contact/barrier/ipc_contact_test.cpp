@@ -7,6 +7,7 @@
 #include <tbb/global_control.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
@@ -114,6 +115,56 @@ TEST(IpcContact, ActiveSetIsTheCandidatesCloserThanDhat) {
        candidate_stencils(scene.mesh, proximity_candidates(scene.mesh, V, kDhat, BroadPhaseMethod::BruteForce)))
     expected += distance_squared(s, V) < kDhat * kDhat;
   EXPECT_EQ(ipc.active_pairs(scene.x), expected);
+}
+
+// A jumble of small triangles (random centres and orientations): unlike the sheets, most
+// candidates are box neighbours farther than dhat, which the separation bound settles without
+// the exact distance. The active contacts are still exactly the candidates whose exact squared
+// distance is below dhat^2, with that distance.
+TEST(IpcContact, SeparationBoundLeavesTheActiveContactsExact) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> U(-1, 1);
+  const int triangles = 400;
+  MatX V(3 * triangles, 3);
+  Eigen::MatrixXi F(triangles, 3);
+  for (int t = 0; t < triangles; ++t) {
+    const Vec3 centre(0.3 * U(rng), 0.3 * U(rng), 0.3 * U(rng));
+    for (int k = 0; k < 3; ++k) {
+      V.row(3 * t + k) = (centre + 0.04 * Vec3(U(rng), U(rng), U(rng))).transpose();
+      F(t, k) = 3 * t + k;
+    }
+  }
+  Model model(3);
+  model.add_vertices(V);
+  const CollisionMesh mesh = build_collision_mesh(3, static_cast<int>(V.rows()), Eigen::MatrixXi(), F);
+  IpcOptions options;
+  options.dhat = 0.01;
+  options.kappa = 1.0;
+  const IpcContact ipc(model, mesh, options);
+  const VertexRows X = mesh.positions(model.rest_positions);
+  const double shat = options.dhat * options.dhat;
+  std::vector<std::pair<ContactStencil, double>> expected;
+  int settled_by_bound = 0, candidates = 0;
+  for (const ContactStencil& s : candidate_stencils(mesh, proximity_candidates(mesh, X, options.dhat))) {
+    const double d2 = distance_squared(s, X);
+    ++candidates;
+    if (d2 < shat) expected.emplace_back(s, std::sqrt(d2));
+    const double bounded = distance_squared_if_below(s, X, shat, true);
+    if (std::isinf(bounded)) {
+      ++settled_by_bound;
+      EXPECT_GE(d2, shat);
+    } else {
+      EXPECT_EQ(bounded, d2);
+    }
+  }
+  EXPECT_GT(settled_by_bound, candidates / 2);  // the bound is exercised
+  EXPECT_GT(expected.size(), 20u);
+  const auto active = ipc.active_contacts(model.rest_positions);
+  ASSERT_EQ(active.size(), expected.size());
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    EXPECT_EQ(active[i].first.ids, expected[i].first.ids) << i;
+    EXPECT_EQ(active[i].second, expected[i].second) << i;  // bitwise
+  }
 }
 
 TEST(IpcContact, ValueOnlyCallGivesTheSameEnergyAsTheFullEvaluation) {

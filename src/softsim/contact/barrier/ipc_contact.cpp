@@ -7,6 +7,7 @@
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "softsim/contact/barrier/stiffness.hpp"
+#include "softsim/contact/distance/separation_bound.hpp"
 #include "softsim/core/bounding_box.hpp"
 #include "softsim/core/parallel.hpp"
 #include "softsim/model/model.hpp"
@@ -98,9 +99,14 @@ Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
 
 void IpcContact::active_stencils(const VertexRows& V, const Candidates& candidates, Workspace& w) const {
   candidate_stencils(mesh_, candidates, w.candidates);
-  w.distances.resize(w.candidates.size());
-  parallel_for(w.candidates.size(), [&](std::size_t i) { w.distances[i] = distance_squared(w.candidates[i], V); });
   const double shat = reach() * reach();
+  // Most candidates are farther than the reach: a separation bound settles them without the
+  // exact distance (same active set; the distances of active stencils are the exact ones).
+  const bool bound_applies = separation_bound_applies(V.size() ? V.cwiseAbs().maxCoeff() : 0.0, shat);
+  w.distances.resize(w.candidates.size());
+  parallel_for(w.candidates.size(), [&](std::size_t i) {
+    w.distances[i] = distance_squared_if_below(w.candidates[i], V, shat, bound_applies);
+  });
   ActiveStencils& active = w.active;
   active.stencils.clear();
   active.s.clear();

@@ -33,19 +33,28 @@ double pe_value(PointEdgeDistanceType t, const Eigen::Matrix<double, D, 1>& p, c
   }
 }
 
+template <int D>
+PointEdgeDistanceType pe_type_and_value(const Eigen::Matrix<double, D, 1>& p, const Eigen::Matrix<double, D, 1>& e0,
+                                        const Eigen::Matrix<double, D, 1>& e1, double* distance_squared) {
+  const PointEdgeDistanceType t = pe_type<D>(p, e0, e1);
+  if (distance_squared) *distance_squared = pe_value<D>(t, p, e0, e1);
+  return t;
+}
+
 }  // namespace
 
 PointEdgeDistanceType point_edge_distance_type(const Eigen::Vector3d& p, const Eigen::Vector3d& e0,
-                                               const Eigen::Vector3d& e1) {
-  return pe_type<3>(p, e0, e1);
+                                               const Eigen::Vector3d& e1, double* distance_squared) {
+  return pe_type_and_value<3>(p, e0, e1, distance_squared);
 }
 PointEdgeDistanceType point_edge_distance_type(const Eigen::Vector2d& p, const Eigen::Vector2d& e0,
-                                               const Eigen::Vector2d& e1) {
-  return pe_type<2>(p, e0, e1);
+                                               const Eigen::Vector2d& e1, double* distance_squared) {
+  return pe_type_and_value<2>(p, e0, e1, distance_squared);
 }
 
 PointTriangleDistanceType point_triangle_distance_type(const Eigen::Vector3d& p, const Eigen::Vector3d& t0,
-                                                       const Eigen::Vector3d& t1, const Eigen::Vector3d& t2) {
+                                                       const Eigen::Vector3d& t1, const Eigen::Vector3d& t2,
+                                                       double* distance_squared) {
   using T = PointTriangleDistanceType;
   // Boundary: the closest of the three point-edge sub-problems.
   const Eigen::Vector3d* v[3] = {&t0, &t1, &t2};
@@ -71,14 +80,19 @@ PointTriangleDistanceType point_triangle_distance_type(const Eigen::Vector3d& p,
     const double beta2 = a.cross(w).dot(n) / nn;  // coefficient of b
     if (beta1 >= 0 && beta2 >= 0 && beta1 + beta2 <= 1) {
       const double d = point_plane_distance_squared(p, t0, t1, t2);
-      if (d <= best_d) best = T::P_T;
+      if (d <= best_d) {
+        best = T::P_T;
+        best_d = d;
+      }
     }
   }
+  if (distance_squared) *distance_squared = best_d;
   return best;
 }
 
 EdgeEdgeDistanceType edge_edge_distance_type(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
-                                             const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1) {
+                                             const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1,
+                                             double* distance_squared) {
   using T = EdgeEdgeDistanceType;
   using PE = PointEdgeDistanceType;
   // Boundary: endpoints of one edge against the other edge.
@@ -115,9 +129,13 @@ EdgeEdgeDistanceType edge_edge_distance_type(const Eigen::Vector3d& ea0, const E
     const double t = w.cross(ea).dot(n) / nn;
     if (s >= 0 && s <= 1 && t >= 0 && t <= 1) {
       const double d = line_line_distance_squared(ea0, ea1, eb0, eb1);
-      if (d <= best_d) best = T::EA_EB;
+      if (d <= best_d) {
+        best = T::EA_EB;
+        best_d = d;
+      }
     }
   }
+  if (distance_squared) *distance_squared = best_d;
   return best;
 }
 

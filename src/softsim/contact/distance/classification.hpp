@@ -23,14 +23,20 @@ enum class EdgeEdgeDistanceType { EA0_EB0, EA0_EB1, EA1_EB0, EA1_EB1, EA_EB0, EA
 // threshold on a triangle's sin^2 of its corner angle marks it degenerate.
 inline constexpr double kParallelThreshold = 1e-20;
 
+// Each classification evaluates the squared distance of the type it picks on the way (the
+// boundary sub-problems and the interior case are compared by it): when `distance_squared` is
+// given, it receives that value, bitwise the one the type's closed form gives, so that a caller
+// wanting the distance does not classify and then evaluate again.
 PointEdgeDistanceType point_edge_distance_type(const Eigen::Vector3d& p, const Eigen::Vector3d& e0,
-                                               const Eigen::Vector3d& e1);
+                                               const Eigen::Vector3d& e1, double* distance_squared = nullptr);
 PointEdgeDistanceType point_edge_distance_type(const Eigen::Vector2d& p, const Eigen::Vector2d& e0,
-                                               const Eigen::Vector2d& e1);
+                                               const Eigen::Vector2d& e1, double* distance_squared = nullptr);
 PointTriangleDistanceType point_triangle_distance_type(const Eigen::Vector3d& p, const Eigen::Vector3d& t0,
-                                                       const Eigen::Vector3d& t1, const Eigen::Vector3d& t2);
+                                                       const Eigen::Vector3d& t1, const Eigen::Vector3d& t2,
+                                                       double* distance_squared = nullptr);
 EdgeEdgeDistanceType edge_edge_distance_type(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
-                                             const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1);
+                                             const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1,
+                                             double* distance_squared = nullptr);
 
 const char* to_string(PointEdgeDistanceType t);
 const char* to_string(PointTriangleDistanceType t);

@@ -28,7 +28,9 @@ double edge_edge_distance_squared(T type, const Eigen::Vector3d& ea0, const Eige
 
 double edge_edge_distance_squared(const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1, const Eigen::Vector3d& eb0,
                                   const Eigen::Vector3d& eb1) {
-  return edge_edge_distance_squared(edge_edge_distance_type(ea0, ea1, eb0, eb1), ea0, ea1, eb0, eb1);
+  double d = 0.0;
+  (void)edge_edge_distance_type(ea0, ea1, eb0, eb1, &d);  // the classification's own value: one pass
+  return d;
 }
 
 DistanceDerivatives<12> edge_edge_distance(T type, const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,

@@ -13,11 +13,9 @@ namespace {
 template <int D>
 double value(const Eigen::Matrix<double, D, 1>& p, const Eigen::Matrix<double, D, 1>& e0,
              const Eigen::Matrix<double, D, 1>& e1) {
-  switch (point_edge_distance_type(p, e0, e1)) {
-    case PointEdgeDistanceType::P_E0: return (p - e0).squaredNorm();
-    case PointEdgeDistanceType::P_E1: return (p - e1).squaredNorm();
-    default: return point_line_distance_squared(p, e0, e1);
-  }
+  double d = 0.0;
+  (void)point_edge_distance_type(p, e0, e1, &d);  // the classification's own value
+  return d;
 }
 
 template <int D>

@@ -26,7 +26,9 @@ double point_triangle_distance_squared(T type, const Eigen::Vector3d& p, const E
 
 double point_triangle_distance_squared(const Eigen::Vector3d& p, const Eigen::Vector3d& t0, const Eigen::Vector3d& t1,
                                        const Eigen::Vector3d& t2) {
-  return point_triangle_distance_squared(point_triangle_distance_type(p, t0, t1, t2), p, t0, t1, t2);
+  double d = 0.0;
+  (void)point_triangle_distance_type(p, t0, t1, t2, &d);  // the classification's own value: one pass
+  return d;
 }
 
 DistanceDerivatives<12> point_triangle_distance(T type, const Eigen::Vector3d& p, const Eigen::Vector3d& t0,

@@ -1,5 +1,6 @@
 #include "softsim/contact/stencil/contact_stencil.hpp"
 
+#include <limits>
 #include <stdexcept>
 
 #include "softsim/contact/distance/classification.hpp"
@@ -7,6 +8,7 @@
 #include "softsim/contact/distance/point_edge.hpp"
 #include "softsim/contact/distance/point_point.hpp"
 #include "softsim/contact/distance/point_triangle.hpp"
+#include "softsim/contact/distance/separation_bound.hpp"
 #include "softsim/core/parallel.hpp"
 
 namespace softsim {
@@ -113,6 +115,17 @@ double distance_squared(const ContactStencil& s, const VertexRows& V) {
     case StencilKind::point_obstacle: break;
   }
   unsupported("distance");
+}
+
+double distance_squared_if_below(const ContactStencil& s, const VertexRows& V, double below, bool bound_applies) {
+  if (bound_applies && V.cols() == 3) {
+    auto v3 = [&](int a) { return stencil_vertex<3>(s, V, a); };
+    const bool apart = s.kind == StencilKind::point_triangle ? point_triangle_farther_than(v3(0), v3(1), v3(2), v3(3), below)
+                       : s.kind == StencilKind::edge_edge    ? edge_edge_farther_than(v3(0), v3(1), v3(2), v3(3), below)
+                                                             : false;
+    if (apart) return std::numeric_limits<double>::infinity();
+  }
+  return distance_squared(s, V);
 }
 
 DistanceDerivatives<12> distance_squared_derivatives(const ContactStencil& s, const VertexRows& V) {

@@ -77,6 +77,11 @@ ContactStencil closest_features(const ContactStencil& s, const VertexRows& V);
 // the stencil's coordinates (vertex-major; entries past num_vertices * dim are zero). Not for
 // point_obstacle stencils (an obstacle's distance is its own).
 double distance_squared(const ContactStencil& s, const VertexRows& V);
+// The stencil's squared distance at V when it is below `below`; +infinity when a cheap
+// separation bound (distance/separation_bound.hpp) proves it is not, which most broad-phase
+// candidates are. `bound_applies`: separation_bound_applies for V's coordinates and `below`
+// (false: always the exact distance).
+double distance_squared_if_below(const ContactStencil& s, const VertexRows& V, double below, bool bound_applies);
 DistanceDerivatives<12> distance_squared_derivatives(const ContactStencil& s, const VertexRows& V);
 
 // Additive CCD of the stencil's features moving linearly from V0 to V1.
