@@ -33,27 +33,54 @@ bool contains(const FloatAabb& outer, const Aabb& inner) {
   return true;
 }
 
+bool contains(const LeafCluster& cluster, int slot, const Aabb& inner) {
+  for (int d = 0; d < 3; ++d)
+    if (!(cluster.lo[d][slot] <= inner.lo[d] && inner.hi[d] <= cluster.hi[d][slot])) return false;
+  return true;
+}
+
+bool has_nan(const Aabb& b) {
+  return std::isnan(b.lo[0]) || std::isnan(b.hi[0]) || std::isnan(b.lo[1]) || std::isnan(b.hi[1]) ||
+         std::isnan(b.lo[2]) || std::isnan(b.hi[2]);
+}
+
+// The sorted positions of cluster c, checking that its float boxes contain their exact boxes
+// and that its empty slots overlap nothing.
+std::vector<int> check_cluster(const LinearBvh& bvh, int c) {
+  std::vector<int> leaves;
+  const LeafCluster& cluster = bvh.clusters[static_cast<std::size_t>(c)];
+  for (int j = 0; j < kLeafSize; ++j) {
+    const int s = c * kLeafSize + j;
+    if (s < static_cast<int>(bvh.size())) {
+      leaves.push_back(s);
+      if (!has_nan(bvh.leaf_boxes[static_cast<std::size_t>(s)]))
+        EXPECT_TRUE(contains(cluster, j, bvh.leaf_boxes[static_cast<std::size_t>(s)])) << "cluster " << c << " slot " << j;
+    } else {
+      EXPECT_GT(cluster.lo[0][j], cluster.hi[0][j]) << "empty slot " << j;
+    }
+  }
+  return leaves;
+}
+
 // Walks the tree from the root: returns the sorted positions under `node`, checking that each
 // child box held by a node contains the exact boxes of that child's leaves and that the left
-// child's leaves end just before position(right) (what the self query's pruning relies on).
+// child's leaves end just before the right child's first (what the self query's pruning relies on).
 std::vector<int> check_subtree(const LinearBvh& bvh, int node) {
   std::vector<int> leaves;
   const LinearBvhNode& n = bvh.inner[static_cast<std::size_t>(node)];
   for (int side = 0; side < 2; ++side) {
     const int child = side == 0 ? n.left : n.right;
-    const std::vector<int> sub = child < 0 ? std::vector<int>{~child} : check_subtree(bvh, child);
+    const std::vector<int> sub = child < 0 ? check_cluster(bvh, ~child) : check_subtree(bvh, child);
     for (int s : sub) {
       const Aabb& b = bvh.leaf_boxes[static_cast<std::size_t>(s)];
-      const bool has_nan = std::isnan(b.lo[0]) || std::isnan(b.hi[0]) || std::isnan(b.lo[1]) ||
-                           std::isnan(b.hi[1]) || std::isnan(b.lo[2]) || std::isnan(b.hi[2]);
-      if (!has_nan) {
+      if (!has_nan(b)) {
         EXPECT_TRUE(contains(side == 0 ? n.left_box : n.right_box, b)) << "node " << node << " leaf " << s;
         EXPECT_TRUE(contains(bvh.root_box, b)) << "root, leaf " << s;
       }
     }
     leaves.insert(leaves.end(), sub.begin(), sub.end());
     if (side == 0) {
-      EXPECT_EQ(leaves.back(), child_position(n.right) - 1) << "node " << node;
+      EXPECT_EQ(leaves.back(), child_position(n.right) * kLeafSize - 1) << "node " << node;
     }
   }
   // Leaves of a radix-tree node are a contiguous range of sorted positions, left to right.
@@ -76,9 +103,11 @@ void check_tree(const std::vector<Aabb>& boxes) {
     };
     ASSERT_LT(key(s - 1), key(s)) << "sorted position " << s;
   }
-  if (boxes.size() < 2) return;
-  ASSERT_EQ(bvh.inner.size(), boxes.size() - 1);
-  const std::vector<int> all = check_subtree(bvh, 0);
+  if (boxes.empty()) return;
+  const std::size_t clusters = (boxes.size() + kLeafSize - 1) / kLeafSize;
+  ASSERT_EQ(bvh.clusters.size(), clusters);
+  ASSERT_EQ(bvh.inner.size(), clusters - 1);
+  const std::vector<int> all = clusters == 1 ? check_cluster(bvh, 0) : check_subtree(bvh, 0);
   ASSERT_EQ(all.size(), boxes.size());  // every leaf reached exactly once, in order
   EXPECT_EQ(all.front(), 0);
 }
@@ -95,6 +124,29 @@ std::vector<int> bvh_hits(const LinearBvh& bvh, const Aabb& q) {
   linear_bvh_query(bvh, q, -1, [&](int j) { out.push_back(j); });
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The inner boxes' outward rounding: down(v) is the largest float <= v (and up(v) the smallest
+// float >= v), checked against the float's neighbours, on random doubles of every magnitude,
+// exact floats, zeros, tiny values and values beyond the float range.
+TEST(FloatRounding, DownIsTheLargestFloatNotAboveTheValue) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-160, 140);
+  std::vector<double> values{0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45, 1e-300, -1e-300, 3.5e38, -3.5e38, 1e300, -1e300,
+                             static_cast<double>(std::numeric_limits<float>::max()),
+                             static_cast<double>(std::numeric_limits<float>::denorm_min())};
+  for (int i = 0; i < 20000; ++i) values.push_back(std::ldexp(mantissa(rng), exponent(rng)));
+  for (double v : values) {
+    const float d = float_rounding::down(v), u = float_rounding::up(v);
+    EXPECT_LE(static_cast<double>(d), v) << v;
+    EXPECT_GE(static_cast<double>(u), v) << v;
+    // No float lies strictly between: the next float up from d is above v (or d is the largest float).
+    const float next = std::nextafter(d, std::numeric_limits<float>::infinity());
+    if (d != std::numeric_limits<float>::max()) EXPECT_GT(static_cast<double>(next), v) << v;
+    const float prev = std::nextafter(u, -std::numeric_limits<float>::infinity());
+    if (u != -std::numeric_limits<float>::max()) EXPECT_LT(static_cast<double>(prev), v) << v;
+  }
 }
 
 TEST(MortonCode, InterleavesBitsAndOrdersAlongTheCurve) {
@@ -192,6 +244,46 @@ TEST(LinearBvh, BatchOfFourFindsWhatEachQueryFindsAlone) {
     }
   }
   EXPECT_GT(total, 1000u);
+}
+
+// Single and batched queries against the brute-force answer (overlap, and a sorted position
+// past `after`) on trees of one to a few leaf clusters, where the root is a cluster or has
+// clusters with empty slots for children.
+TEST(LinearBvh, QueriesWithLowerBoundsOnSmallTrees) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int n : {1, 2, 3, 4, 5, 8, 9, 13}) {
+    std::vector<Aabb> boxes;
+    for (int i = 0; i < n; ++i) boxes.push_back(box_at(u(rng), u(rng), u(rng), 0.3));
+    const LinearBvh bvh = build_linear_bvh(boxes);
+    std::vector<int> position(static_cast<std::size_t>(n));
+    for (int s = 0; s < n; ++s) position[static_cast<std::size_t>(bvh.order[static_cast<std::size_t>(s)])] = s;
+    for (int trial = 0; trial < 50; ++trial) {
+      std::array<Aabb, 4> q;
+      std::array<const Aabb*, 4> qp{};
+      std::array<FloatAabb, 4> fq{};
+      std::array<int, 4> after{};
+      for (int k = 0; k < 4; ++k) {
+        q[k] = box_at(u(rng), u(rng), u(rng), 0.2);
+        qp[k] = &q[k];
+        fq[k] = outward_float_box(q[k]);
+        after[k] = static_cast<int>(rng() % static_cast<unsigned>(n + 1)) - 1;
+      }
+      std::array<std::vector<int>, 4> batch_hits;
+      linear_bvh_query_batch(bvh, QueryBatch(qp, fq, 4), after, [&](int k, int j) { batch_hits[k].push_back(j); });
+      for (int k = 0; k < 4; ++k) {
+        std::vector<int> expected, alone;
+        for (int j = 0; j < n; ++j)
+          if (overlaps(q[k], boxes[static_cast<std::size_t>(j)]) && position[static_cast<std::size_t>(j)] > after[k])
+            expected.push_back(j);
+        linear_bvh_query(bvh, q[k], after[k], [&](int j) { alone.push_back(j); });
+        std::sort(alone.begin(), alone.end());
+        std::sort(batch_hits[k].begin(), batch_hits[k].end());
+        EXPECT_EQ(alone, expected) << "n " << n << " trial " << trial << " lane " << k;
+        EXPECT_EQ(batch_hits[k], expected) << "n " << n << " trial " << trial << " lane " << k;
+      }
+    }
+  }
 }
 
 TEST(LinearBvh, SelfPairsOncePerPairAndSortedByFirst) {

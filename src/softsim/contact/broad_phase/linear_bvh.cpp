@@ -151,20 +151,44 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
     bvh.leaf_boxes[s] = boxes[static_cast<std::size_t>(keyed[s].second)];
     bvh.leaf_float_boxes[s] = outward_float_box(bvh.leaf_boxes[s]);
   });
-  if (n == 1) {
-    bvh.root_box = bvh.leaf_float_boxes[0];
+  // Leaf clusters: kLeafSize consecutive primitives each, slots past the end empty; each
+  // cluster's box, and its key for the tree (its first primitive's code: still ascending).
+  const std::size_t m = (n + kLeafSize - 1) / kLeafSize;
+  bvh.clusters.resize(m);
+  std::vector<FloatAabb> cluster_boxes(m);
+  std::vector<std::uint64_t> cluster_codes(m);
+  parallel_for(m, [&](std::size_t c) {
+    LeafCluster& cluster = bvh.clusters[c];
+    FloatAabb box;
+    for (int d = 0; d < 3; ++d) {
+      box.lo[d] = std::numeric_limits<float>::infinity();
+      box.hi[d] = -std::numeric_limits<float>::infinity();
+    }
+    for (int j = 0; j < kLeafSize; ++j) {
+      const std::size_t s = c * kLeafSize + static_cast<std::size_t>(j);
+      for (int d = 0; d < 3; ++d) {
+        cluster.lo[d][j] = s < n ? bvh.leaf_float_boxes[s].lo[d] : std::numeric_limits<float>::infinity();
+        cluster.hi[d][j] = s < n ? bvh.leaf_float_boxes[s].hi[d] : -std::numeric_limits<float>::infinity();
+      }
+      if (s < n) expand(box, bvh.leaf_float_boxes[s]);
+    }
+    cluster_boxes[c] = box;
+    cluster_codes[c] = codes[c * kLeafSize];
+  });
+  if (m == 1) {
+    bvh.root_box = cluster_boxes[0];
     return bvh;
   }
 
-  const int num_inner = static_cast<int>(n) - 1;
+  const int num_inner = static_cast<int>(m) - 1;
   bvh.inner.resize(static_cast<std::size_t>(num_inner));
-  std::vector<int> inner_parent(static_cast<std::size_t>(num_inner), -1), leaf_parent(n, -1);
+  std::vector<int> inner_parent(static_cast<std::size_t>(num_inner), -1), leaf_parent(m, -1);
   parallel_for(static_cast<std::size_t>(num_inner), [&](std::size_t i) {
-    build_inner_node(codes, static_cast<int>(i), bvh, inner_parent, leaf_parent);
+    build_inner_node(cluster_codes, static_cast<int>(i), bvh, inner_parent, leaf_parent);
   });
 
-  // Boxes bottom-up: every leaf writes its box into its parent and walks towards the root; the
-  // second child to arrive at a node (both its boxes are then written) merges them into the
+  // Boxes bottom-up: every cluster writes its box into its parent and walks towards the root;
+  // the second child to arrive at a node (both its boxes are then written) merges them into the
   // node's own parent and goes on, the first stops.
   const std::unique_ptr<std::atomic<int>[]> arrivals(new std::atomic<int>[static_cast<std::size_t>(num_inner)]);
   parallel_for(static_cast<std::size_t>(num_inner), [&](std::size_t i) { arrivals[i].store(0, std::memory_order_relaxed); });
@@ -172,13 +196,13 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
     LinearBvhNode& p = bvh.inner[static_cast<std::size_t>(parent)];
     (p.left == child ? p.left_box : p.right_box) = box;
   };
-  parallel_for(n, [&](std::size_t leaf) {
+  parallel_for(m, [&](std::size_t leaf) {
     int node = leaf_parent[leaf];
-    write_into_parent(node, ~static_cast<int>(leaf), bvh.leaf_float_boxes[leaf]);
+    write_into_parent(node, ~static_cast<int>(leaf), cluster_boxes[leaf]);
     while (arrivals[static_cast<std::size_t>(node)].fetch_add(1, std::memory_order_acq_rel) == 1) {
-      const LinearBvhNode& m = bvh.inner[static_cast<std::size_t>(node)];
-      FloatAabb box = m.left_box;
-      expand(box, m.right_box);
+      const LinearBvhNode& mn = bvh.inner[static_cast<std::size_t>(node)];
+      FloatAabb box = mn.left_box;
+      expand(box, mn.right_box);
       const int parent = inner_parent[static_cast<std::size_t>(node)];
       if (parent < 0) {
         bvh.root_box = box;
