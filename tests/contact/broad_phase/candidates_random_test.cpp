@@ -2,6 +2,8 @@
 // 3D, proximity and swept), without adjacent (excluded) pairs.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "contact/broad_phase/broad_phase_test_util.hpp"
 
 namespace softsim::test {
@@ -104,6 +106,40 @@ TEST(BroadPhaseRandom, TwoDimensionalMatchesBruteForce) {
         EXPECT_EQ(c.vertex_edge, ve) << name(m) << " seed " << seed << " swept " << swept;
         EXPECT_TRUE(c.vertex_face.empty() && c.edge_edge.empty());
       }
+    }
+  }
+}
+
+// A filter tested where the pairs are found keeps exactly the pairs of the full candidate lists
+// that pass it, in the same order, with every method, in 3D and 2D; each pair reaches the
+// filter once, with its kind and indices as the lists give them.
+TEST(BroadPhaseRandom, FilteredCandidatesAreTheCandidatesThatPassTheFilter) {
+  for (int dim : {3, 2}) {
+    VertexRows V0, V1;
+    const CollisionMesh cm = dim == 3 ? scene3d(4, V0, V1) : scene2d(4, V0, V1);
+    const double dhat = dim == 3 ? 0.04 : 0.02;
+    // Any pure function of the pair: here a hash of its kind and indices, keeping about a third.
+    auto keep = [](PairKind kind, int i, int j) { return (7 * i + 13 * j + 5 * int(kind)) % 3 == 0; };
+    for (BroadPhaseMethod m : kMethods) {
+      const Candidates all = proximity_candidates(cm, V0, dhat, m);
+      Candidates expected;
+      for (const auto& p : all.vertex_face)
+        if (keep(PairKind::vertex_face, p[0], p[1])) expected.vertex_face.push_back(p);
+      for (const auto& p : all.edge_edge)
+        if (keep(PairKind::edge_edge, p[0], p[1])) expected.edge_edge.push_back(p);
+      for (const auto& p : all.vertex_edge)
+        if (keep(PairKind::vertex_edge, p[0], p[1])) expected.vertex_edge.push_back(p);
+      std::atomic<int> calls{0};
+      const Candidates kept = proximity_candidates_where(cm, V0, dhat, m, [&](PairKind kind, int i, int j) {
+        ++calls;
+        return keep(kind, i, j);
+      });
+      EXPECT_EQ(kept.vertex_face, expected.vertex_face) << name(m) << " " << dim << "D";
+      EXPECT_EQ(kept.edge_edge, expected.edge_edge) << name(m) << " " << dim << "D";
+      EXPECT_EQ(kept.vertex_edge, expected.vertex_edge) << name(m) << " " << dim << "D";
+      EXPECT_EQ(static_cast<std::size_t>(calls.load()), all.size()) << name(m) << " " << dim << "D";
+      EXPECT_GT(expected.size(), 20u);
+      EXPECT_LT(expected.size(), all.size());
     }
   }
 }

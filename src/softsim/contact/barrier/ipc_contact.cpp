@@ -82,27 +82,40 @@ BarrierValue IpcContact::barrier_of_gap(double s) const {
   return {b.value, b.first * a, b.second * a * a + b.first * c};
 }
 
-Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
+const Candidates* IpcContact::swept_candidates_at(const Data* data, const VecX& x) const {
   // Candidates of the last CCD query cover every point of its segment within dhat.
-  if (data && data->ccd.valid && data->ccd.x0.size() == x.size()) {
-    const auto& cache = data->ccd;
-    const VecX dx = x - cache.x0;
-    const double pp = cache.p.squaredNorm();
-    const double alpha = pp > 0 ? dx.dot(cache.p) / pp : 0.0;
-    const double scale = std::max(1.0, x.lpNorm<Eigen::Infinity>());
-    if (alpha >= -1e-12 && alpha <= 1.0 + 1e-12 &&
-        (dx - alpha * cache.p).lpNorm<Eigen::Infinity>() <= 1e-13 * scale)
-      return cache.candidates;
-  }
+  if (!data || !data->ccd.valid || data->ccd.x0.size() != x.size()) return nullptr;
+  const auto& cache = data->ccd;
+  const VecX dx = x - cache.x0;
+  const double pp = cache.p.squaredNorm();
+  const double alpha = pp > 0 ? dx.dot(cache.p) / pp : 0.0;
+  const double scale = std::max(1.0, x.lpNorm<Eigen::Infinity>());
+  if (alpha >= -1e-12 && alpha <= 1.0 + 1e-12 && (dx - alpha * cache.p).lpNorm<Eigen::Infinity>() <= 1e-13 * scale)
+    return &cache.candidates;
+  return nullptr;
+}
+
+Candidates IpcContact::candidates_near(const Data* data, const VecX& x) const {
+  if (const Candidates* swept = swept_candidates_at(data, x)) return *swept;
   return proximity_candidates(mesh_, x, reach(), options_.broad_phase);
 }
 
-void IpcContact::active_stencils(const VertexRows& V, const Candidates& candidates, Workspace& w) const {
-  candidate_stencils(mesh_, candidates, w.candidates);
+void IpcContact::active_stencils(const VertexRows& V, const VecX& x, const Data* data, Workspace& w) const {
   const double shat = reach() * reach();
   // Most candidates are farther than the reach: a separation bound settles them without the
   // exact distance (same active set; the distances of active stencils are the exact ones).
   const bool bound_applies = separation_bound_applies(V.size() ? V.cwiseAbs().maxCoeff() : 0.0, shat);
+  if (const Candidates* swept = swept_candidates_at(data, x)) {
+    candidate_stencils(mesh_, *swept, w.candidates);
+  } else {
+    // Without a cached sweep, the broad phase keeps only the pairs within reach, tested where it
+    // finds them: a tenth of the candidates are then stored, sorted and turned into stencils.
+    const Candidates near = proximity_candidates_where(
+        mesh_, V, reach(), options_.broad_phase, [&](PairKind kind, int i, int j) {
+          return distance_squared_if_below(candidate_stencil(mesh_, kind, i, j), V, shat, bound_applies) < shat;
+        });
+    candidate_stencils(mesh_, near, w.candidates);
+  }
   w.distances.resize(w.candidates.size());
   parallel_for(w.candidates.size(), [&](std::size_t i) {
     w.distances[i] = distance_squared_if_below(w.candidates[i], V, shat, bound_applies);
@@ -234,7 +247,7 @@ double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const Assembl
   Workspace& w = data.work;
   const VertexRows V = mesh_.positions(x);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
-  active_stencils(V, candidates_near(&data, x), w);
+  active_stencils(V, x, &data, w);
   compact(V, w);
   const double weight = out.weight * data.kappa;
   if (!derivatives) {
@@ -299,7 +312,7 @@ int IpcContact::active_pairs(const VecX& x) const { return static_cast<int>(acti
 
 std::vector<std::pair<ContactStencil, double>> IpcContact::active_contacts(const VecX& x) const {
   Workspace w;
-  active_stencils(mesh_.positions(x), candidates_near(nullptr, x), w);
+  active_stencils(mesh_.positions(x), x, nullptr, w);
   std::vector<std::pair<ContactStencil, double>> contacts;
   contacts.reserve(w.active.size());
   for (std::size_t i = 0; i < w.active.size(); ++i) contacts.emplace_back(w.active.stencils[i], std::sqrt(w.active.s[i]));
@@ -310,7 +323,7 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
   const VertexRows V = mesh_.positions(x);
   Workspace& w = data.work;
-  active_stencils(V, candidates_near(&data, x), w);
+  active_stencils(V, x, &data, w);
   compact(V, w);
   barrier_terms(V, w, false);
   const ActiveStencils& active = w.active;

@@ -74,6 +74,8 @@ class IpcContact : public Energy {
   struct Data;
   BarrierValue barrier_of_gap(double s) const;
   Candidates candidates_near(const Data* data, const VecX& x) const;
+  // The candidates of the last CCD sweep when x lies on its segment; null otherwise.
+  const Candidates* swept_candidates_at(const Data* data, const VecX& x) const;
   double min_distance(const Data* data, const VecX& x) const;
   // The candidates within the barrier's reach at V, in candidate order, with their squared
   // distances: every later pass costs what the active set costs, not what the candidates cost.
@@ -95,8 +97,10 @@ class IpcContact : public Energy {
     std::vector<ContactStencilTerm> terms;
     VertexRows rest;  // the mollifier's rest positions, gathered once
   };
-  // Fills w.active from the candidates.
-  void active_stencils(const VertexRows& V, const Candidates& candidates, Workspace& w) const;
+  // Fills w.active with the stencils closer than the reach at V = positions(x): from the cached
+  // swept candidates when x lies on the last CCD segment, else from a broad phase that keeps
+  // only those pairs as it finds them.
+  void active_stencils(const VertexRows& V, const VecX& x, const Data* data, Workspace& w) const;
   // Each active stencil reduced to the features that realise its distance (a point-triangle pair
   // closest at an edge acts on 3 vertices, at a vertex on 2), and equal reduced stencils merged
   // into one with their multiplicity (ipc-toolkit does the same), so that the Hessian holds only

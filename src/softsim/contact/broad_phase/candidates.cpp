@@ -37,8 +37,10 @@ std::vector<std::array<int, K>> id_rows(const MatXi& simplices) {
   return rows;
 }
 
+// `keep` (may be null): a further test on the pairs that are not excluded, run where they are found.
 Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows* V1,
-                           double radius, BroadPhaseMethod method, bool with_edge_edge = true) {
+                           double radius, BroadPhaseMethod method, bool with_edge_edge = true,
+                           const PairFilter* keep = nullptr) {
   if (V0.rows() != mesh.num_total_vertices() || V0.cols() != mesh.dim ||
       (V1 && (V1->rows() != V0.rows() || V1->cols() != V0.cols())))
     throw std::invalid_argument("broad phase: positions do not match the collision mesh");
@@ -50,15 +52,18 @@ Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, cons
     const std::vector<Aabb> fb = primitive_boxes(V0, V1, mesh.faces, radius);
     const std::vector<std::array<int, 3>> faces = id_rows<3>(mesh.faces);
     c.vertex_face = box_pairs(vb, fb, false, method, [&](int v, int f) {
-      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], faces[static_cast<std::size_t>(f)].data(), 3);
+      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], faces[static_cast<std::size_t>(f)].data(), 3) ||
+             (keep && !(*keep)(PairKind::vertex_face, v, f));
     });
     if (with_edge_edge)
       c.edge_edge = box_pairs(eb, eb, true, method, [&](int a, int b) {
-        return mesh.excluded_edge_pair(edges[static_cast<std::size_t>(a)].data(), edges[static_cast<std::size_t>(b)].data());
+        return mesh.excluded_edge_pair(edges[static_cast<std::size_t>(a)].data(), edges[static_cast<std::size_t>(b)].data()) ||
+               (keep && !(*keep)(PairKind::edge_edge, a, b));
       });
   } else {
     c.vertex_edge = box_pairs(vb, eb, false, method, [&](int v, int e) {
-      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], edges[static_cast<std::size_t>(e)].data(), 2);
+      return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], edges[static_cast<std::size_t>(e)].data(), 2) ||
+             (keep && !(*keep)(PairKind::vertex_edge, v, e));
     });
   }
   return c;
@@ -90,6 +95,11 @@ PairList brute_force_pairs(const std::vector<Aabb>& queries, const std::vector<A
 Candidates proximity_candidates(const CollisionMesh& mesh, const VertexRows& V, double dhat,
                                 BroadPhaseMethod method) {
   return find_candidates(mesh, V, nullptr, 0.5 * dhat, method);
+}
+
+Candidates proximity_candidates_where(const CollisionMesh& mesh, const VertexRows& V, double dhat,
+                                      BroadPhaseMethod method, const PairFilter& keep) {
+  return find_candidates(mesh, V, nullptr, 0.5 * dhat, method, true, keep ? &keep : nullptr);
 }
 
 Candidates ccd_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows& V1,

@@ -5,6 +5,7 @@
 // pairs (CollisionMesh::excluded_*) never appear. Output lists are sorted lexicographically and
 // identical whatever the method and the thread count.
 #include <array>
+#include <functional>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"
@@ -44,11 +45,23 @@ struct Candidates {
   std::size_t size() const { return vertex_face.size() + edge_edge.size() + vertex_edge.size(); }
 };
 
+// The kinds of candidate pairs, and a test on a pair (kind, first index, second index) in the
+// index conventions of Candidates.
+enum class PairKind { vertex_face, edge_edge, vertex_edge };
+using PairFilter = std::function<bool(PairKind, int, int)>;
+
 // Pairs that may be closer than dhat at V (rows = CollisionMesh::positions): every box is grown
 // by dhat / 2, so boxes overlap whenever the primitives' gap along every axis is <= dhat (a
 // distance < dhat implies that).
 Candidates proximity_candidates(const CollisionMesh& mesh, const VertexRows& V, double dhat,
                                 BroadPhaseMethod method = BroadPhaseMethod::Auto);
+
+// The proximity candidates for which `keep` holds, tested where the broad phase finds them (in
+// parallel, while the pair's data is in cache) instead of over the whole list afterwards: e.g.
+// the pairs closer than dhat, a tenth of the candidates, so that only those are stored and
+// sorted. `keep` must depend on the pair alone (it runs on any thread, in any order).
+Candidates proximity_candidates_where(const CollisionMesh& mesh, const VertexRows& V, double dhat,
+                                      BroadPhaseMethod method, const PairFilter& keep);
 
 // Pairs that may collide during the linear motion V0 -> V1: boxes swept over both end
 // configurations, grown by margin / 2 each (pairs whose swept boxes come within `margin`).

@@ -46,17 +46,21 @@ void candidate_stencils(const CollisionMesh& mesh, const Candidates& c, std::vec
   const std::size_t nf = c.vertex_face.size(), ne = c.edge_edge.size();
   stencils.resize(c.size());
   parallel_for(stencils.size(), [&](std::size_t i) {
-    if (i < nf) {
-      const auto& [v, f] = c.vertex_face[i];
-      stencils[i] = ContactStencil::point_triangle(mesh.vertices[v], mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2));
-    } else if (i < nf + ne) {
-      const auto& [a, b] = c.edge_edge[i - nf];
-      stencils[i] = ContactStencil::edge_edge(mesh.edges(a, 0), mesh.edges(a, 1), mesh.edges(b, 0), mesh.edges(b, 1));
-    } else {
-      const auto& [v, e] = c.vertex_edge[i - nf - ne];
-      stencils[i] = ContactStencil::point_edge(mesh.vertices[v], mesh.edges(e, 0), mesh.edges(e, 1));
-    }
+    if (i < nf) stencils[i] = candidate_stencil(mesh, PairKind::vertex_face, c.vertex_face[i][0], c.vertex_face[i][1]);
+    else if (i < nf + ne) stencils[i] = candidate_stencil(mesh, PairKind::edge_edge, c.edge_edge[i - nf][0], c.edge_edge[i - nf][1]);
+    else stencils[i] = candidate_stencil(mesh, PairKind::vertex_edge, c.vertex_edge[i - nf - ne][0], c.vertex_edge[i - nf - ne][1]);
   });
+}
+
+ContactStencil candidate_stencil(const CollisionMesh& mesh, PairKind kind, int i, int j) {
+  switch (kind) {
+    case PairKind::vertex_face:
+      return ContactStencil::point_triangle(mesh.vertices[static_cast<std::size_t>(i)], mesh.faces(j, 0), mesh.faces(j, 1), mesh.faces(j, 2));
+    case PairKind::edge_edge:
+      return ContactStencil::edge_edge(mesh.edges(i, 0), mesh.edges(i, 1), mesh.edges(j, 0), mesh.edges(j, 1));
+    case PairKind::vertex_edge: break;
+  }
+  return ContactStencil::point_edge(mesh.vertices[static_cast<std::size_t>(i)], mesh.edges(j, 0), mesh.edges(j, 1));
 }
 
 ContactStencil closest_features(const ContactStencil& s, const VertexRows& V) {

@@ -60,6 +60,8 @@ struct ContactStencil {
 std::vector<ContactStencil> candidate_stencils(const CollisionMesh& mesh, const Candidates& candidates);
 // The same into `out` (cleared first; its capacity is reused).
 void candidate_stencils(const CollisionMesh& mesh, const Candidates& candidates, std::vector<ContactStencil>& out);
+// The stencil of one candidate pair (indices as in Candidates).
+ContactStencil candidate_stencil(const CollisionMesh& mesh, PairKind kind, int i, int j);
 
 // Position of the stencil's vertex a (rows of V: CollisionMesh::positions).
 template <int D>
