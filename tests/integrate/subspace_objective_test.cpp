@@ -6,6 +6,8 @@
 // pull-back; the step filter and Newton's step norm measured on B p.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
 
@@ -23,8 +25,8 @@ namespace {
 using test::random_perturbation;
 using test::relative_error;
 
-Model two_squares() {
-  const nlohmann::json j = R"json({
+Model two_squares(bool with_fixed_vertices = true) {
+  nlohmann::json j = R"json({
     "dim": 2, "gravity": [0, -9.81],
     "bodies": [
       {"name": "affine", "kind": "affine", "affine": {"stiffness": 1e4},
@@ -41,6 +43,8 @@ Model two_squares() {
     "contact": {"dhat": 0.01, "kappa": 100.0},
     "damping": {"alpha": 0.5, "beta": 0.01}
   })json"_json;
+  if (!with_fixed_vertices)
+    for (auto& body : j["bodies"]) body.erase("fixed");
   return build_model(parse_scene(j, "subspace.json"));
 }
 
@@ -106,6 +110,31 @@ TEST(SubspaceObjective, EliminatesInPositionsAndMeasuresStepsInPositions) {
   const double alpha = f.objective->max_step_fraction(y, down);
   EXPECT_GT(alpha, 0.0);
   EXPECT_LT(alpha, 0.004);
+}
+
+// With nothing eliminated the objectives say so, and the reduced Hessian is the one evaluate()
+// pulled back, bitwise (no copy of the positions Hessian is made to find that out); with a fixed
+// vertex they say the elimination changes the Hessian.
+TEST(SubspaceObjective, WithNothingEliminatedTheReducedHessianIsTheEvaluatedOne) {
+  test::StagedPotential free_squares([] { return two_squares(false); });
+  SubspaceObjective objective(free_squares.positions, free_squares.model.subspace);
+  EXPECT_FALSE(free_squares.positions.reduce_changes_hessian());
+  EXPECT_FALSE(objective.reduce_changes_hessian());
+  const SubspaceMap& map = free_squares.model.subspace;
+  const VecX y = map.coordinates(free_squares.model.rest_positions) + random_perturbation(map.num_coordinates(), 1e-3, 9);
+  VecX g;
+  SparseMat H = objective.hessian_pattern();
+  objective.evaluate(y, &g, &H, true);
+  const SparseMat evaluated = H;
+  const VecX evaluated_gradient = g;
+  objective.reduce(g, &H);
+  ASSERT_EQ(H.nonZeros(), evaluated.nonZeros());
+  EXPECT_TRUE(std::equal(H.valuePtr(), H.valuePtr() + H.nonZeros(), evaluated.valuePtr()));
+  EXPECT_TRUE(g == evaluated_gradient);
+
+  Fixture fixed;
+  EXPECT_TRUE(fixed.positions.reduce_changes_hessian());
+  EXPECT_TRUE(fixed.objective->reduce_changes_hessian());
 }
 
 }  // namespace

@@ -134,6 +134,10 @@ void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
       if (is_held[c] || is_held[it.row()]) it.valueRef() = it.row() == c ? 1.0 : 0.0;
 }
 
+bool IncrementalPotential::reduce_changes_hessian() const {
+  return !model_.boundary.empty() || !model_.held_dofs(data_).empty();
+}
+
 void IncrementalPotential::expand(VecX& step) const {
   model_.boundary.expand_step(step);
   for (int d : model_.held_dofs(data_)) step[d] = 0.0;

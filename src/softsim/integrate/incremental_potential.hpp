@@ -43,6 +43,7 @@ class IncrementalPotential : public Objective {
   const SparseMat& hessian_pattern() const override { return model_.layout().pattern(); }
   double max_step_fraction(const VecX& x, const VecX& p) override;
   void reduce(VecX& gradient, SparseMat* hessian) const override;
+  bool reduce_changes_hessian() const override;
   // (inertia M + w Hess P + w_d D) p, the potential part by the terms' Hessian operators.
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& x) override;
   void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) override;

@@ -32,6 +32,7 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   double max_step_fraction(const VecX& q, const VecX& p) override;
   // Every fixed DOF has a zero row of B and no term holds DOFs: nothing to eliminate.
   void reduce(VecX& gradient, SparseMat* hessian) const override {}
+  bool reduce_changes_hessian() const override { return false; }
   void expand(VecX& step) const override {}
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& q) override { return {}; }
   void rank_one_hessian(const VecX& q, std::vector<RankOneHessian>& out) override { out.clear(); }

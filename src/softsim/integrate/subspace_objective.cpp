@@ -36,7 +36,10 @@ double SubspaceObjective::max_step_fraction(const VecX& y, const VecX& p) {
 void SubspaceObjective::reduce(VecX& gradient, SparseMat* hessian) const {
   // Eliminate in positions, then pull back (the gradient passed in is B^T of the last one).
   VecX g = gradient_x_;
-  if (hessian && has_hessian_) {
+  if (hessian && has_hessian_ && !full_.reduce_changes_hessian()) {
+    full_.reduce(g, nullptr);  // nothing eliminated: no copy of the positions Hessian to compare
+    *hessian = pulled_back_;
+  } else if (hessian && has_hessian_) {
     reduced_x_ = hessian_x_;
     full_.reduce(g, &reduced_x_);
     const bool unchanged = reduced_x_.nonZeros() == hessian_x_.nonZeros() &&

@@ -24,6 +24,7 @@ class SubspaceObjective : public Objective {
   const SparseMat& hessian_pattern() const override { return pattern_; }
   double max_step_fraction(const VecX& y, const VecX& p) override;
   void reduce(VecX& gradient, SparseMat* hessian) const override;
+  bool reduce_changes_hessian() const override { return full_.reduce_changes_hessian(); }
   void expand(VecX& step) const override;
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& y) override;
   void rank_one_hessian(const VecX& y, std::vector<RankOneHessian>& out) override;
@@ -42,8 +43,9 @@ class SubspaceObjective : public Objective {
   SparseMat hessian_x_;
   bool has_hessian_ = false;
   // reduce() eliminates in positions and pulls back again; when the elimination changes nothing
-  // (no fixed or held DOF) the pull-back evaluate() computed is reused: the product B^T H B was
-  // the largest cost of an affine body's step (perf, the book's affine square drop).
+  // (no fixed or held DOF, or none of the Hessian's values) the pull-back evaluate() computed is
+  // reused: the product B^T H B was the largest cost of an affine body's step (perf, the book's
+  // affine square drop).
   mutable SparseMat reduced_x_;  // scratch: hessian_x_ after the elimination
   SparseMat pulled_back_;   // B^T hessian_x_ B, as evaluate() returned it
   mutable SubspacePullBack pull_back_;  // B^T H B with H's pattern analysed once

@@ -21,7 +21,11 @@ struct SubspaceMap;
 
 class SubspacePullBack {
  public:
+  // Reads B from `map` (its B and B^T, compressed copies only if they are not compressed), so
+  // the map must outlive this object and stay as it is.
   explicit SubspacePullBack(const SubspaceMap& map);
+  SubspacePullBack(const SubspacePullBack&) = delete;  // points into its own storage
+  SubspacePullBack& operator=(const SubspacePullBack&) = delete;
 
   // B^T H B, in storage this object keeps (valid until the next call). H must be square with
   // B's row count; compressed or not.
@@ -30,11 +34,11 @@ class SubspacePullBack {
  private:
   void analyse(const SparseMat& H);  // the reduced pattern for H's pattern
 
-  // B by rows and by columns (compressed, index + weight).
-  std::vector<int> row_start_, row_coordinate_;
-  std::vector<double> row_weight_;
-  std::vector<int> column_start_, column_dof_;
-  std::vector<double> column_weight_;
+  // B by rows (B^T's columns) and by columns, compressed: the map's own matrices, or copies
+  // in the storage below when one is not compressed.
+  SparseMat rows_storage_, columns_storage_;
+  const SparseMat* by_rows_ = nullptr;
+  const SparseMat* by_columns_ = nullptr;
   int num_dofs_ = 0, num_coordinates_ = 0;
   // The pattern of H the reduced pattern was made for.
   std::vector<int> seen_outer_, seen_inner_;

@@ -22,6 +22,9 @@ class Objective {
   virtual double max_step_fraction(const VecX& x, const VecX& p) { return 1.0; }
   // Newton system transforms for eliminated DOFs (see BoundaryConditions).
   virtual void reduce(VecX& gradient, SparseMat* hessian) const {}
+  // False when reduce() leaves every Hessian as it is (nothing eliminated at present), so that a
+  // caller holding something computed from the Hessian may keep it.
+  virtual bool reduce_changes_hessian() const { return true; }
   virtual void expand(VecX& step) const {}
   // The unprojected Hessian at x as an operator, out = H p, built once for the many products at
   // one iterate (empty when not available).

@@ -53,8 +53,9 @@ std::vector<int> check_cluster(const LinearBvh& bvh, int c) {
     const int s = c * kLeafSize + j;
     if (s < static_cast<int>(bvh.size())) {
       leaves.push_back(s);
-      if (!has_nan(bvh.leaf_boxes[static_cast<std::size_t>(s)]))
+      if (!has_nan(bvh.leaf_boxes[static_cast<std::size_t>(s)])) {
         EXPECT_TRUE(contains(cluster, j, bvh.leaf_boxes[static_cast<std::size_t>(s)])) << "cluster " << c << " slot " << j;
+      }
     } else {
       EXPECT_GT(cluster.lo[0][j], cluster.hi[0][j]) << "empty slot " << j;
     }
@@ -143,9 +144,13 @@ TEST(FloatRounding, DownIsTheLargestFloatNotAboveTheValue) {
     EXPECT_GE(static_cast<double>(u), v) << v;
     // No float lies strictly between: the next float up from d is above v (or d is the largest float).
     const float next = std::nextafter(d, std::numeric_limits<float>::infinity());
-    if (d != std::numeric_limits<float>::max()) EXPECT_GT(static_cast<double>(next), v) << v;
+    if (d != std::numeric_limits<float>::max()) {
+      EXPECT_GT(static_cast<double>(next), v) << v;
+    }
     const float prev = std::nextafter(u, -std::numeric_limits<float>::infinity());
-    if (u != -std::numeric_limits<float>::max()) EXPECT_LT(static_cast<double>(prev), v) << v;
+    if (u != -std::numeric_limits<float>::max()) {
+      EXPECT_LT(static_cast<double>(prev), v) << v;
+    }
   }
 }
 
