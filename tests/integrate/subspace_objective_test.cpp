@@ -51,7 +51,7 @@ Model two_squares(bool with_fixed_vertices = true) {
 struct Fixture : test::StagedPotential {
   std::unique_ptr<SubspaceObjective> objective;
   Fixture()
-      : StagedPotential(two_squares), objective(std::make_unique<SubspaceObjective>(positions, model.subspace)) {}
+      : StagedPotential([] { return two_squares(); }), objective(std::make_unique<SubspaceObjective>(positions, model.subspace)) {}
 };
 
 TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates) {

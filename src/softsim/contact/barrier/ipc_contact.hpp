@@ -89,8 +89,10 @@ class IpcContact : public Energy {
   // every iteration and step, so their capacity settles at the largest contact set seen and
   // evaluations stop allocating; calls without data use a fresh one.
   struct Workspace {
-    std::vector<ContactStencil> candidates;  // every candidate's stencil
-    std::vector<double> distances;           // and its squared distance
+    // The candidates' stencils (only those within reach after a filtered broad phase), and their
+    // squared distances (infinity where a bound proved them beyond reach).
+    std::vector<ContactStencil> candidates;
+    std::vector<double> distances;
     ActiveStencils active, merged;
     std::vector<ContactStencil> reduced;
     std::vector<double> values;
