@@ -29,6 +29,7 @@ inline constexpr std::size_t kQueryBlock = 256;
 template <class PerQuery>
 PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, PerQuery&& per_query) {
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
+  if (blocks == 0) return {};  // no queries (and no block 0 to run inline below)
   std::vector<PairList> partial(blocks);
   auto block = [&](std::size_t b) {
     PairList& out = partial[b];
