@@ -2,8 +2,6 @@
 // against brute-force sampling of their closest points.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "softsim/contact/distance/classification.hpp"
 #include "softsim/contact/distance/edge_edge.hpp"
 #include "softsim/contact/distance/point_edge.hpp"
@@ -17,9 +15,7 @@ namespace {
 using namespace test;
 
 TEST(DistanceClassification, MatchesBruteForceSampling) {
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> U(-1, 1);
-  auto rv = [&] { return V3(U(rng), U(rng), U(rng)); };
+  RandomPoints rv(7);
   const int n = 120;
   for (int trial = 0; trial < 40; ++trial) {
     const V3 p = 1.5 * rv(), t0 = rv(), t1 = rv(), t2 = rv();
@@ -51,9 +47,7 @@ TEST(DistanceClassification, MatchesBruteForceSampling) {
 // ones built to land on every type and on ties: shared vertices' neighbourhoods, parallel and
 // collinear edges, points on an edge's line and in a triangle's plane.
 TEST(DistanceClassification, ReturnedDistanceIsTheChosenTypesClosedForm) {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> U(-1, 1);
-  auto rv = [&] { return V3(U(rng), U(rng), U(rng)); };
+  RandomPoints rv(11);
   int types_seen_pt = 0, types_seen_ee = 0;
   for (int trial = 0; trial < 4000; ++trial) {
     const int shape = trial % 4;

@@ -2,6 +2,7 @@
 // Helpers of the distance tests: stencils stacked from points, and the derivatives of a squared
 // distance against central finite differences.
 #include <initializer_list>
+#include <random>
 
 #include "softsim/core/types.hpp"
 #include "support/finite_difference.hpp"
@@ -18,6 +19,17 @@ inline VecX stack(std::initializer_list<V3> vs) {
   return x;
 }
 inline V3 at(const VecX& x, int i) { return x.segment<3>(3 * i); }
+
+// Random points in the cube [-1, 1]^3, the same sequence for the same seed.
+class RandomPoints {
+ public:
+  explicit RandomPoints(unsigned seed) : rng_(seed) {}
+  V3 operator()() { return V3(u_(rng_), u_(rng_), u_(rng_)); }
+
+ private:
+  std::mt19937 rng_;
+  std::uniform_real_distribution<double> u_{-1.0, 1.0};
+};
 
 // Checks value/gradient/Hessian of f (returning DistanceDerivatives) against central FD.
 template <class F>

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 #include "softsim/contact/distance/edge_edge.hpp"
 #include "softsim/contact/distance/point_triangle.hpp"
@@ -18,9 +17,7 @@ namespace {
 using namespace test;
 
 TEST(SeparationBound, NeverClaimsAPairCloserThanTheThresholdIsApart) {
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<double> U(-1, 1);
-  auto rv = [&] { return V3(U(rng), U(rng), U(rng)); };
+  RandomPoints rv(5);
   // Thresholds at and around each pair's own distance: the bound's margin is what keeps the
   // pairs just below it from being claimed.
   const double factors[] = {0.25, 0.9, 0.999999, 1.0 - 1e-9, 1.0, 1.0 + 1e-9, 1.000001, 1.1, 4.0};

@@ -90,8 +90,8 @@ struct alignas(64) LinearBvhNode {
 inline int child_position(int child) { return child < 0 ? ~child : child; }
 
 // Primitives per leaf, a multiple of 4 (SSE registers of float coordinates). Measured with
-// bench_contact_ops (docs/performance.md): 4, 8, 16 and 32 made every broad phase 10%, 5%, 5% and
-// 3% faster than the size before; 16 keeps a cluster's boxes in six cache lines.
+// bench_contact_ops (docs/performance.md): 4, 8, 16 and 32 made every operation 5-13%, 2-6%,
+// 3-10% and 2-4% faster than the size before; 16 keeps a cluster's boxes in six cache lines.
 inline constexpr int kLeafSize = 16;
 
 // The float boxes of the primitives at sorted positions [kLeafSize c, kLeafSize (c + 1)), one
@@ -142,6 +142,20 @@ struct LinearBvh {
 
 LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes);
 
+// Calls visit(primitive) for every primitive of cluster c whose exact box overlaps `query` and
+// whose sorted position is greater than `after`: the cluster's float boxes, four at a time,
+// then the exact test on their hits. The leaf step of both walks below.
+template <class Visit>
+void visit_cluster_hits(const LinearBvh& bvh, int c, const Aabb& query, const FloatAabb& float_query, int after,
+                        Visit&& visit) {
+  for (int hits = cluster_overlap_mask(bvh.clusters[static_cast<std::size_t>(c)], float_query); hits;
+       hits &= hits - 1) {
+    const int s = c * kLeafSize + std::countr_zero(static_cast<unsigned>(hits));
+    if (s > after && overlaps(query, bvh.leaf_boxes[static_cast<std::size_t>(s)]))
+      visit(bvh.order[static_cast<std::size_t>(s)]);
+  }
+}
+
 // Calls visit(primitive) for every primitive whose box overlaps `query` and whose sorted
 // position is greater than `after` (-1: all of them). `float_query` is outward_float_box(query).
 template <class Visit>
@@ -149,14 +163,7 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, const FloatAabb& 
                       int after, Visit&& visit) {
   const int n = static_cast<int>(bvh.size());
   if (n == 0 || after >= n - 1) return;
-  auto cluster_hits = [&](int c) {
-    for (int mask = cluster_overlap_mask(bvh.clusters[static_cast<std::size_t>(c)], float_query); mask;
-         mask &= mask - 1) {
-      const int s = c * kLeafSize + std::countr_zero(static_cast<unsigned>(mask));
-      if (s > after && overlaps(query, bvh.leaf_boxes[static_cast<std::size_t>(s)]))
-        visit(bvh.order[static_cast<std::size_t>(s)]);
-    }
-  };
+  auto cluster_hits = [&](int c) { visit_cluster_hits(bvh, c, query, float_query, after, visit); };
   if (bvh.inner.empty()) {
     cluster_hits(0);
     return;
@@ -263,14 +270,9 @@ void linear_bvh_query_batch(const LinearBvh& bvh, const QueryBatch& batch,
 #endif
   // The lanes in `mask` overlap cluster c: each against the cluster's boxes at once.
   auto cluster_hits = [&](int c, int mask) {
-    const LeafCluster& cluster = bvh.clusters[static_cast<std::size_t>(c)];
     for (; mask; mask &= mask - 1) {
       const int k = std::countr_zero(static_cast<unsigned>(mask));
-      for (int hits = cluster_overlap_mask(cluster, batch.float_query(k)); hits; hits &= hits - 1) {
-        const int s = c * kLeafSize + std::countr_zero(static_cast<unsigned>(hits));
-        if (s > after[k] && overlaps(batch.query(k), bvh.leaf_boxes[static_cast<std::size_t>(s)]))
-          visit(k, bvh.order[static_cast<std::size_t>(s)]);
-      }
+      visit_cluster_hits(bvh, c, batch.query(k), batch.float_query(k), after[k], [&](int j) { visit(k, j); });
     }
   };
   if (n == 0) return;
