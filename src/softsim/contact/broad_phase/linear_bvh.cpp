@@ -73,7 +73,8 @@ void build_inner_node(const std::vector<std::uint64_t>& codes, int i, LinearBvh&
 // scatters contiguous chunks in parallel; a chunk's keys of one digit go after those of the
 // chunks before it, so the result is the one stable order whatever the chunking.
 void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
-  constexpr int kBits = 11;
+  constexpr int kBits = 10;  // three passes over a 30-bit code
+  static_assert(kLinearBvhCodeBits % kBits == 0);
   constexpr std::size_t kBuckets = std::size_t(1) << kBits;
   constexpr std::size_t kMinChunk = 8192;
   const std::size_t n = keyed.size();
@@ -82,7 +83,7 @@ void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
   std::vector<std::pair<std::uint64_t, int>> scratch(n);
   std::vector<std::size_t> start(chunks * kBuckets);  // [chunk][digit]
   auto digit = [](std::uint64_t code, int shift) { return (code >> shift) & (kBuckets - 1); };
-  for (int shift = 0; shift < 64; shift += kBits) {
+  for (int shift = 0; shift < kLinearBvhCodeBits; shift += kBits) {
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       std::size_t* count = start.data() + c * kBuckets;
       std::fill(count, count + kBuckets, 0);
@@ -113,24 +114,39 @@ void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
 std::uint64_t LinearBvh::code(const double centre[3]) const {
   double t[3];
   for (int d = 0; d < 3; ++d) t[d] = (centre[d] - frame.lo[d]) * frame_scale[d];
-  return morton_code_3d(t[0], t[1], t[2]);
+  return morton_code_3d(t[0], t[1], t[2]) >> (63 - kLinearBvhCodeBits);
 }
 
 LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
   LinearBvh bvh;
   const std::size_t n = boxes.size();
   if (n == 0) return bvh;
-  std::vector<std::array<double, 3>> centres(n);
-  parallel_for(n, [&](std::size_t i) {
-    for (int d = 0; d < 3; ++d) centres[i][d] = 0.5 * (boxes[i].lo[d] + boxes[i].hi[d]);
+  auto centre = [&](std::size_t i) {
+    std::array<double, 3> c;
+    for (int d = 0; d < 3; ++d) c[d] = 0.5 * (boxes[i].lo[d] + boxes[i].hi[d]);
+    return c;
+  };
+  // The frame: the box of the finite centre coordinates, by fixed blocks in parallel (min and
+  // max are exact, so the result does not depend on the blocks).
+  const std::size_t blocks = (n + kParallelGrain - 1) / kParallelGrain;
+  std::vector<Aabb> block_frames(blocks, empty_aabb());
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    Aabb& f = block_frames[b];
+    for (std::size_t i = b * kParallelGrain, end = std::min(n, i + kParallelGrain); i < end; ++i) {
+      const std::array<double, 3> c = centre(i);
+      for (int d = 0; d < 3; ++d)
+        if (std::isfinite(c[d])) {
+          f.lo[d] = std::min(f.lo[d], c[d]);
+          f.hi[d] = std::max(f.hi[d], c[d]);
+        }
+    }
   });
   bvh.frame = empty_aabb();
-  for (const auto& c : centres)
-    for (int d = 0; d < 3; ++d)
-      if (std::isfinite(c[d])) {
-        bvh.frame.lo[d] = std::min(bvh.frame.lo[d], c[d]);
-        bvh.frame.hi[d] = std::max(bvh.frame.hi[d], c[d]);
-      }
+  for (const Aabb& f : block_frames)
+    for (int d = 0; d < 3; ++d) {
+      bvh.frame.lo[d] = std::min(bvh.frame.lo[d], f.lo[d]);
+      bvh.frame.hi[d] = std::max(bvh.frame.hi[d], f.hi[d]);
+    }
 
   for (int d = 0; d < 3; ++d) {
     const double width = bvh.frame.hi[d] - bvh.frame.lo[d];
@@ -139,7 +155,7 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
 
   // Sort by (code, index): ties in the code are ordered by index, so the order is unique.
   std::vector<std::pair<std::uint64_t, int>> keyed(n);
-  parallel_for(n, [&](std::size_t i) { keyed[i] = {bvh.code(centres[i].data()), static_cast<int>(i)}; });
+  parallel_for(n, [&](std::size_t i) { keyed[i] = {bvh.code(centre(i).data()), static_cast<int>(i)}; });
   sort_by_code(keyed);
   std::vector<std::uint64_t> codes(n);
   bvh.order.resize(n);

@@ -124,6 +124,11 @@ inline int cluster_overlap_mask(const LeafCluster& c, const FloatAabb& box) {
 #endif
 }
 
+// Bits of the Morton codes that order the primitives: 10 per axis, as Karras 2012 (§4) uses.
+// Finer codes would only reorder the primitives that share a cell of 1/1024 of the frame per
+// axis (kept in index order), and each further 10 bits cost a pass of the radix sort.
+inline constexpr int kLinearBvhCodeBits = 30;
+
 struct LinearBvh {
   std::vector<LinearBvhNode> inner;  // one fewer than the clusters; inner[0] is the root (2 or more clusters)
   std::vector<LeafCluster> clusters;  // ceil(n / kLeafSize) leaves of the tree
@@ -135,7 +140,8 @@ struct LinearBvh {
   double frame_scale[3] = {0, 0, 0};  // 1 / the frame's width per axis (0 for a flat axis)
 
   std::size_t size() const { return order.size(); }
-  // Morton code of a point in this tree's frame (points outside are clamped to it).
+  // Morton code of a point in this tree's frame (points outside are clamped to it), the top
+  // kLinearBvhCodeBits bits of morton_code_3d.
   std::uint64_t code(const double centre[3]) const;
 };
 
