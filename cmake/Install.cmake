@@ -28,6 +28,8 @@ function(softsim_header_closure out)
       message(FATAL_ERROR "public header ${header} does not exist")
     endif()
     list(APPEND seen ${header})
+    # Re-run the closure when a header's includes change (else a new include is not installed).
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${header})
     file(STRINGS ${PROJECT_SOURCE_DIR}/src/${header} includes REGEX "^#include \"softsim/")
     foreach(line ${includes})
       string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" included "${line}")
