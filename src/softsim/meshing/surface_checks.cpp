@@ -172,7 +172,7 @@ void check_self_intersections(const Mesh& mesh, const std::string& source) {
     return n;
   };
   // Faces sharing an edge are neighbours on a closed manifold surface; they cannot cross.
-  const std::vector<Aabb> boxes = primitive_boxes(V, nullptr, F, 0.0);
+  const ScratchVector<Aabb> boxes = primitive_boxes(V, nullptr, F, 0.0);
   const PairList pairs =
       linear_bvh_pairs(boxes, boxes, true, [&](int i, int j) { return shared_vertices(i, j) >= 2; });
   const auto triangle = [&](int f, int first_corner) {

@@ -92,7 +92,7 @@ std::vector<int> check_subtree(const LinearBvh& bvh, int node) {
 void check_tree(const std::vector<Aabb>& boxes) {
   const LinearBvh bvh = build_linear_bvh(boxes);
   ASSERT_EQ(bvh.size(), boxes.size());
-  std::vector<int> sorted_order = bvh.order;
+  std::vector<int> sorted_order(bvh.order.begin(), bvh.order.end());
   std::sort(sorted_order.begin(), sorted_order.end());
   for (std::size_t i = 0; i < sorted_order.size(); ++i) ASSERT_EQ(sorted_order[i], int(i));
   // Leaves in Morton order of their centres, equal codes in index order.

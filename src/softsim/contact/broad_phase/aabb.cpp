@@ -33,9 +33,9 @@ Aabb primitive_box(const VertexRows& V0, const VertexRows* V1, const int* ids, i
   return b;
 }
 
-std::vector<Aabb> primitive_boxes(const VertexRows& V0, const VertexRows* V1,
+ScratchVector<Aabb> primitive_boxes(const VertexRows& V0, const VertexRows* V1,
                                   const Eigen::MatrixXi& simplices, double radius) {
-  std::vector<Aabb> boxes(static_cast<std::size_t>(simplices.rows()));
+  ScratchVector<Aabb> boxes(static_cast<std::size_t>(simplices.rows()));
   const int k = static_cast<int>(simplices.cols());
   parallel_for(boxes.size(), [&](std::size_t i) {
     int ids[4];
@@ -45,9 +45,9 @@ std::vector<Aabb> primitive_boxes(const VertexRows& V0, const VertexRows* V1,
   return boxes;
 }
 
-std::vector<Aabb> vertex_boxes(const VertexRows& V0, const VertexRows* V1,
+ScratchVector<Aabb> vertex_boxes(const VertexRows& V0, const VertexRows* V1,
                                const std::vector<int>& vertices, double radius) {
-  std::vector<Aabb> boxes(vertices.size());
+  ScratchVector<Aabb> boxes(vertices.size());
   parallel_for(boxes.size(), [&](std::size_t i) {
     boxes[i] = primitive_box(V0, V1, &vertices[i], 1, radius);
   });

@@ -4,15 +4,19 @@
 // kernel serves both dimensions. Plain data without virtual functions (portable to a GPU).
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <vector>
 
+#include "softsim/core/scratch_vector.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
 
+// Trivial (no member initialisers), so that large box arrays can be sized without a serial
+// zeroing pass (ScratchVector); `Aabb{}` is the zero box.
 struct Aabb {
-  double lo[3] = {0.0, 0.0, 0.0};
-  double hi[3] = {0.0, 0.0, 0.0};
+  double lo[3];
+  double hi[3];
 };
 
 // Closed-interval overlap on every axis (touching boxes overlap).
@@ -44,10 +48,10 @@ Aabb primitive_box(const VertexRows& V0, const VertexRows* V1, const int* ids, i
                    double radius);
 
 // Boxes of the rows of `simplices` (m x k global vertex ids).
-std::vector<Aabb> primitive_boxes(const VertexRows& V0, const VertexRows* V1,
+ScratchVector<Aabb> primitive_boxes(const VertexRows& V0, const VertexRows* V1,
                                   const Eigen::MatrixXi& simplices, double radius);
 // Boxes of single vertices.
-std::vector<Aabb> vertex_boxes(const VertexRows& V0, const VertexRows* V1,
+ScratchVector<Aabb> vertex_boxes(const VertexRows& V0, const VertexRows* V1,
                                const std::vector<int>& vertices, double radius);
 
 }  // namespace softsim

@@ -56,19 +56,19 @@ PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, P
 }
 
 // O(n m) reference.
-PairList brute_force_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList brute_force_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                            bool self,
                    const PairExclusion& excluded = {});
 // Uniform-grid spatial hash (spatial_hash.cpp).
-PairList spatial_hash_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList spatial_hash_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                             bool self,
                    const PairExclusion& excluded = {});
 // Binary BVH over the targets (bvh.cpp).
-PairList bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList bvh_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                    bool self,
                    const PairExclusion& excluded = {});
 // Linear BVH over the targets, queries in Morton order (linear_bvh.cpp).
-PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList linear_bvh_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                           bool self,
                    const PairExclusion& excluded = {});
 

@@ -13,7 +13,7 @@ namespace {
 constexpr int kParallelBuildSize = 4096;  // smaller subtrees are built serially
 
 struct Builder {
-  const std::vector<Aabb>& boxes;
+  std::span<const Aabb> boxes;
   std::vector<double> centroids;  // 3 per primitive
   std::vector<int> order;
   std::vector<BvhNode>& nodes;
@@ -63,7 +63,7 @@ struct Builder {
 
 }  // namespace
 
-Bvh build_bvh(const std::vector<Aabb>& boxes) {
+Bvh build_bvh(std::span<const Aabb> boxes) {
   Bvh bvh;
   const int n = static_cast<int>(boxes.size());
   if (n == 0) return bvh;
@@ -94,7 +94,7 @@ void bvh_query(const Bvh& bvh, const Aabb& query, std::vector<int>& hits) {
   }
 }
 
-PairList bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList bvh_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                    bool self, const PairExclusion& excluded) {
   if (queries.empty() || targets.empty()) return {};
   const Bvh bvh = build_bvh(targets);

@@ -11,7 +11,7 @@
 namespace softsim {
 
 struct BvhNode {
-  Aabb box;
+  Aabb box{};
   int right = -1;      // inner node: index of the right child (the left one is this + 1)
   int primitive = -1;  // leaf: the primitive's index (right == -1)
 };
@@ -20,7 +20,7 @@ struct Bvh {
   std::vector<BvhNode> nodes;  // nodes[0] is the root (empty tree: no nodes)
 };
 
-Bvh build_bvh(const std::vector<Aabb>& boxes);
+Bvh build_bvh(std::span<const Aabb> boxes);
 
 // Appends to `hits` every primitive whose box overlaps `query` (traversal order).
 void bvh_query(const Bvh& bvh, const Aabb& query, std::vector<int>& hits);

@@ -13,7 +13,7 @@ namespace {
 // The linear BVH takes the exclusion inlined (it is the default method); the others through
 // PairExclusion.
 template <class Exclude>
-PairList box_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets, bool self,
+PairList box_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets, bool self,
                    BroadPhaseMethod method, Exclude&& excluded) {
   switch (resolve_broad_phase(method, queries.size(), targets.size())) {
     case BroadPhaseMethod::Auto: break;
@@ -29,8 +29,8 @@ PairList box_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& ta
 // reads them for every overlapping pair, one cache line per primitive instead of one per column
 // of the index matrix.
 template <int K>
-std::vector<std::array<int, K>> id_rows(const MatXi& simplices) {
-  std::vector<std::array<int, K>> rows(static_cast<std::size_t>(simplices.rows()));
+ScratchVector<std::array<int, K>> id_rows(const MatXi& simplices) {
+  ScratchVector<std::array<int, K>> rows(static_cast<std::size_t>(simplices.rows()));
   parallel_for(rows.size(), [&](std::size_t i) {
     for (int k = 0; k < K; ++k) rows[i][k] = simplices(static_cast<Eigen::Index>(i), k);
   });
@@ -45,12 +45,12 @@ Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, cons
       (V1 && (V1->rows() != V0.rows() || V1->cols() != V0.cols())))
     throw std::invalid_argument("broad phase: positions do not match the collision mesh");
   Candidates c;
-  const std::vector<Aabb> vb = vertex_boxes(V0, V1, mesh.vertices, radius);
-  const std::vector<Aabb> eb = primitive_boxes(V0, V1, mesh.edges, radius);
-  const std::vector<std::array<int, 2>> edges = id_rows<2>(mesh.edges);
+  const ScratchVector<Aabb> vb = vertex_boxes(V0, V1, mesh.vertices, radius);
+  const ScratchVector<Aabb> eb = primitive_boxes(V0, V1, mesh.edges, radius);
+  const ScratchVector<std::array<int, 2>> edges = id_rows<2>(mesh.edges);
   if (mesh.dim == 3) {
-    const std::vector<Aabb> fb = primitive_boxes(V0, V1, mesh.faces, radius);
-    const std::vector<std::array<int, 3>> faces = id_rows<3>(mesh.faces);
+    const ScratchVector<Aabb> fb = primitive_boxes(V0, V1, mesh.faces, radius);
+    const ScratchVector<std::array<int, 3>> faces = id_rows<3>(mesh.faces);
     c.vertex_face = box_pairs(vb, fb, false, method, [&](int v, int f) {
       return mesh.excluded_point_simplex(mesh.vertices[static_cast<std::size_t>(v)], faces[static_cast<std::size_t>(f)].data(), 3) ||
              (keep && !(*keep)(PairKind::vertex_face, v, f));
@@ -84,7 +84,7 @@ BroadPhaseMethod resolve_broad_phase(BroadPhaseMethod method, std::size_t num_qu
   return BroadPhaseMethod::LinearBVH;
 }
 
-PairList brute_force_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList brute_force_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                            bool self, const PairExclusion& excluded) {
   return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
     for (std::size_t j = self ? static_cast<std::size_t>(i) + 1 : 0; j < targets.size(); ++j)

@@ -28,7 +28,7 @@ void expand(FloatAabb& box, const FloatAabb& other) {
 // Length of the common prefix of the keys at sorted positions i and j (Karras 2012, §4, the
 // function delta): equal codes are told apart by their positions, so all keys are distinct;
 // -1 outside the array.
-int common_prefix(const std::vector<std::uint64_t>& codes, int i, int j) {
+int common_prefix(const ScratchVector<std::uint64_t>& codes, int i, int j) {
   if (j < 0 || j >= static_cast<int>(codes.size())) return -1;
   const std::uint64_t a = codes[static_cast<std::size_t>(i)], b = codes[static_cast<std::size_t>(j)];
   if (a == b) return 64 + std::countl_zero(static_cast<std::uint32_t>(i ^ j));
@@ -37,8 +37,8 @@ int common_prefix(const std::vector<std::uint64_t>& codes, int i, int j) {
 
 // Inner node i of the radix tree (Karras 2012, Fig. 4): the range of keys it covers, where that
 // range splits, and its children.
-void build_inner_node(const std::vector<std::uint64_t>& codes, int i, LinearBvh& bvh,
-                      std::vector<int>& inner_parent, std::vector<int>& leaf_parent) {
+void build_inner_node(const ScratchVector<std::uint64_t>& codes, int i, LinearBvh& bvh,
+                      ScratchVector<int>& inner_parent, ScratchVector<int>& leaf_parent) {
   const int d = common_prefix(codes, i, i + 1) > common_prefix(codes, i, i - 1) ? 1 : -1;
   // The other end of the range: double the step until the prefix gets shorter, then bisect.
   const int prefix_min = common_prefix(codes, i, i - d);
@@ -72,7 +72,7 @@ void build_inner_node(const std::vector<std::uint64_t>& codes, int i, LinearBvh&
 // comparison sort on the few tens of thousands of keys of a contact mesh. Each pass counts and
 // scatters contiguous chunks in parallel; a chunk's keys of one digit go after those of the
 // chunks before it, so the result is the one stable order whatever the chunking.
-void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
+void sort_by_code(ScratchVector<CodedIndex>& keyed) {
   constexpr int kBits = 10;  // three passes over a 30-bit code
   static_assert(kLinearBvhCodeBits % kBits == 0);
   constexpr std::size_t kBuckets = std::size_t(1) << kBits;
@@ -80,14 +80,14 @@ void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
   const std::size_t n = keyed.size();
   const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(n / kMinChunk, 64));
   const std::size_t chunk = (n + chunks - 1) / chunks;
-  std::vector<std::pair<std::uint64_t, int>> scratch(n);
+  ScratchVector<CodedIndex> scratch(n);
   std::vector<std::size_t> start(chunks * kBuckets);  // [chunk][digit]
   auto digit = [](std::uint64_t code, int shift) { return (code >> shift) & (kBuckets - 1); };
   for (int shift = 0; shift < kLinearBvhCodeBits; shift += kBits) {
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       std::size_t* count = start.data() + c * kBuckets;
       std::fill(count, count + kBuckets, 0);
-      for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i) ++count[digit(keyed[i].first, shift)];
+      for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i) ++count[digit(keyed[i].code, shift)];
     });
     // Offsets digit by digit, chunk by chunk; a pass where every key has the same digit moves
     // nothing.
@@ -103,7 +103,7 @@ void sort_by_code(std::vector<std::pair<std::uint64_t, int>>& keyed) {
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       std::size_t* cursor = start.data() + c * kBuckets;
       for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i)
-        scratch[cursor[digit(keyed[i].first, shift)]++] = keyed[i];
+        scratch[cursor[digit(keyed[i].code, shift)]++] = keyed[i];
     });
     keyed.swap(scratch);
   }
@@ -117,7 +117,7 @@ std::uint64_t LinearBvh::code(const double centre[3]) const {
   return morton_code_3d(t[0], t[1], t[2]) >> (63 - kLinearBvhCodeBits);
 }
 
-LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
+LinearBvh build_linear_bvh(std::span<const Aabb> boxes) {
   LinearBvh bvh;
   const std::size_t n = boxes.size();
   if (n == 0) return bvh;
@@ -154,25 +154,25 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
   }
 
   // Sort by (code, index): ties in the code are ordered by index, so the order is unique.
-  std::vector<std::pair<std::uint64_t, int>> keyed(n);
+  ScratchVector<CodedIndex> keyed(n);
   parallel_for(n, [&](std::size_t i) { keyed[i] = {bvh.code(centre(i).data()), static_cast<int>(i)}; });
   sort_by_code(keyed);
-  std::vector<std::uint64_t> codes(n);
+  ScratchVector<std::uint64_t> codes(n);
   bvh.order.resize(n);
   bvh.leaf_boxes.resize(n);
   bvh.leaf_float_boxes.resize(n);
   parallel_for(n, [&](std::size_t s) {
-    codes[s] = keyed[s].first;
-    bvh.order[s] = keyed[s].second;
-    bvh.leaf_boxes[s] = boxes[static_cast<std::size_t>(keyed[s].second)];
+    codes[s] = keyed[s].code;
+    bvh.order[s] = keyed[s].index;
+    bvh.leaf_boxes[s] = boxes[static_cast<std::size_t>(keyed[s].index)];
     bvh.leaf_float_boxes[s] = outward_float_box(bvh.leaf_boxes[s]);
   });
   // Leaf clusters: kLeafSize consecutive primitives each, slots past the end empty; each
   // cluster's box, and its key for the tree (its first primitive's code: still ascending).
   const std::size_t m = (n + kLeafSize - 1) / kLeafSize;
   bvh.clusters.resize(m);
-  std::vector<FloatAabb> cluster_boxes(m);
-  std::vector<std::uint64_t> cluster_codes(m);
+  ScratchVector<FloatAabb> cluster_boxes(m);
+  ScratchVector<std::uint64_t> cluster_codes(m);
   parallel_for(m, [&](std::size_t c) {
     LeafCluster& cluster = bvh.clusters[c];
     FloatAabb box;
@@ -198,7 +198,9 @@ LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes) {
 
   const int num_inner = static_cast<int>(m) - 1;
   bvh.inner.resize(static_cast<std::size_t>(num_inner));
-  std::vector<int> inner_parent(static_cast<std::size_t>(num_inner), -1), leaf_parent(m, -1);
+  // Every parent is written by build_inner_node but the root's.
+  ScratchVector<int> inner_parent(static_cast<std::size_t>(num_inner)), leaf_parent(m);
+  inner_parent[0] = -1;
   parallel_for(static_cast<std::size_t>(num_inner), [&](std::size_t i) {
     build_inner_node(cluster_codes, static_cast<int>(i), bvh, inner_parent, leaf_parent);
   });
@@ -262,8 +264,8 @@ PairList sort_pairs_by_first(std::vector<PairList>&& blocks, std::size_t num_fir
   return out;
 }
 
-std::vector<std::pair<std::uint64_t, int>> morton_order(const LinearBvh& bvh, const std::vector<Aabb>& queries) {
-  std::vector<std::pair<std::uint64_t, int>> order(queries.size());
+ScratchVector<CodedIndex> morton_order(const LinearBvh& bvh, std::span<const Aabb> queries) {
+  ScratchVector<CodedIndex> order(queries.size());
   parallel_for(queries.size(), [&](std::size_t i) {
     double c[3];
     for (int d = 0; d < 3; ++d) c[d] = 0.5 * (queries[i].lo[d] + queries[i].hi[d]);
@@ -273,7 +275,7 @@ std::vector<std::pair<std::uint64_t, int>> morton_order(const LinearBvh& bvh, co
   return order;
 }
 
-PairList linear_bvh_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList linear_bvh_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                           bool self, const PairExclusion& excluded) {
   if (!excluded) return linear_bvh_pairs_excluding(queries, targets, self, [](int, int) { return false; });
   return linear_bvh_pairs_excluding(queries, targets, self, [&](int a, int b) { return excluded(a, b); });

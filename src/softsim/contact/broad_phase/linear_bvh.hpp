@@ -23,6 +23,7 @@
 
 #include "softsim/contact/broad_phase/aabb.hpp"
 #include "softsim/contact/broad_phase/box_pairs.hpp"
+#include "softsim/core/scratch_vector.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -83,8 +84,9 @@ struct alignas(64) LinearBvhNode {
   // clusters [first, last] split at gamma: the left child covers [first, gamma], the right one
   // [gamma + 1, last] and has index gamma + 1 as a cluster or inner node (Karras 2012, §4), so
   // the left child's last cluster is position(right) - 1.
-  int left = 0;
-  int right = 0;
+  // Left unset by construction (a ScratchVector of nodes): the build writes every field.
+  int left;
+  int right;
 };
 inline int child_position(int child) { return child < 0 ? ~child : child; }
 
@@ -130,13 +132,13 @@ inline int cluster_overlap_mask(const LeafCluster& c, const FloatAabb& box) {
 inline constexpr int kLinearBvhCodeBits = 30;
 
 struct LinearBvh {
-  std::vector<LinearBvhNode> inner;  // one fewer than the clusters; inner[0] is the root (2 or more clusters)
-  std::vector<LeafCluster> clusters;  // ceil(n / kLeafSize) leaves of the tree
+  ScratchVector<LinearBvhNode> inner;  // one fewer than the clusters; inner[0] is the root (2 or more clusters)
+  ScratchVector<LeafCluster> clusters;  // ceil(n / kLeafSize) leaves of the tree
   FloatAabb root_box{};              // the box of everything
-  std::vector<int> order;            // sorted position -> primitive index
-  std::vector<Aabb> leaf_boxes;      // exact boxes, in sorted order
-  std::vector<FloatAabb> leaf_float_boxes;  // the same rounded outwards
-  Aabb frame;                        // the box of the centres: the Morton codes' frame
+  ScratchVector<int> order;          // sorted position -> primitive index
+  ScratchVector<Aabb> leaf_boxes;    // exact boxes, in sorted order
+  ScratchVector<FloatAabb> leaf_float_boxes;  // the same rounded outwards
+  Aabb frame{};                      // the box of the centres: the Morton codes' frame
   double frame_scale[3] = {0, 0, 0};  // 1 / the frame's width per axis (0 for a flat axis)
 
   std::size_t size() const { return order.size(); }
@@ -145,7 +147,7 @@ struct LinearBvh {
   std::uint64_t code(const double centre[3]) const;
 };
 
-LinearBvh build_linear_bvh(const std::vector<Aabb>& boxes);
+LinearBvh build_linear_bvh(std::span<const Aabb> boxes);
 
 // Calls visit(primitive) for every primitive of cluster c whose exact box overlaps `query` and
 // whose sorted position is greater than `after`: the cluster's float boxes, four at a time,
@@ -327,7 +329,11 @@ void linear_bvh_query_batch(const LinearBvh& bvh, const QueryBatch& batch,
 
 // Queries in the order of their box centres along the tree's curve, as (code, query index):
 // consecutive queries then walk mostly the same nodes.
-std::vector<std::pair<std::uint64_t, int>> morton_order(const LinearBvh& bvh, const std::vector<Aabb>& queries);
+struct CodedIndex {
+  std::uint64_t code;
+  int index;
+};
+ScratchVector<CodedIndex> morton_order(const LinearBvh& bvh, std::span<const Aabb> queries);
 
 namespace linear_bvh_detail {
 // Pairs gathered by fixed blocks of queries, each block in batches of four consecutive queries
@@ -350,7 +356,7 @@ std::vector<PairList> gather_batches(std::size_t num_queries, PerBatch&& per_bat
 // the pair; most overlapping pairs of a mesh are adjacent primitives, tested where they are
 // found, so an indirect call there is a measurable part of the broad phase).
 template <class Exclude>
-PairList linear_bvh_pairs_excluding(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList linear_bvh_pairs_excluding(std::span<const Aabb> queries, std::span<const Aabb> targets,
                                     bool self, Exclude&& excluded) {
   using linear_bvh_detail::gather_batches;
   if (queries.empty() || targets.empty()) return {};
@@ -375,14 +381,14 @@ PairList linear_bvh_pairs_excluding(const std::vector<Aabb>& queries, const std:
     });
     return sort_pairs_by_first(std::move(blocks), targets.size());
   }
-  const std::vector<std::pair<std::uint64_t, int>> query_order = morton_order(bvh, queries);
+  const ScratchVector<CodedIndex> query_order = morton_order(bvh, queries);
   auto blocks = gather_batches(queries.size(), [&](std::size_t first, int count, PairList& out) {
     std::array<const Aabb*, QueryBatch::kLanes> q{};
     std::array<FloatAabb, QueryBatch::kLanes> fq{};
     std::array<int, QueryBatch::kLanes> after{};
     std::array<int, QueryBatch::kLanes> id{};
     for (int k = 0; k < count; ++k) {
-      id[k] = query_order[first + k].second;
+      id[k] = query_order[first + k].index;
       q[k] = &queries[static_cast<std::size_t>(id[k])];
       fq[k] = outward_float_box(*q[k]);
       after[k] = -1;

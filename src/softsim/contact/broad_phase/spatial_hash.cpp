@@ -21,7 +21,7 @@ std::int64_t cell_of(double x, double origin, double h, std::int64_t n) {
 
 }  // namespace
 
-double mean_box_size(const std::vector<Aabb>& a, const std::vector<Aabb>& b) {
+double mean_box_size(std::span<const Aabb> a, std::span<const Aabb> b) {
   double sum = 0.0;
   for (const auto* set : {&a, &b})
     for (const Aabb& box : *set)
@@ -41,7 +41,7 @@ bool SpatialHash::cell_range(const Aabb& box, std::int64_t lo[3], std::int64_t h
   return true;
 }
 
-SpatialHash build_spatial_hash(const std::vector<Aabb>& targets, double cell_size) {
+SpatialHash build_spatial_hash(std::span<const Aabb> targets, double cell_size) {
   SpatialHash g;
   Aabb bounds = empty_aabb();
   for (const Aabb& b : targets) expand(bounds, b);
@@ -92,7 +92,7 @@ SpatialHash build_spatial_hash(const std::vector<Aabb>& targets, double cell_siz
   return g;
 }
 
-PairList spatial_hash_pairs(const std::vector<Aabb>& queries, const std::vector<Aabb>& targets,
+PairList spatial_hash_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                             bool self, const PairExclusion& excluded) {
   if (queries.empty() || targets.empty()) return {};
   const SpatialHash g = build_spatial_hash(targets, mean_box_size(queries, targets));

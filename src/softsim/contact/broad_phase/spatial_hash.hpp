@@ -29,7 +29,7 @@ struct SpatialHash {
 
 // Cell size: mean over all boxes (both sets) of the box's largest extent (about the primitive
 // size; Li & Jiang 2025, §24.2, leaves the cell size open); the grid covers the targets' boxes.
-SpatialHash build_spatial_hash(const std::vector<Aabb>& targets, double cell_size);
-double mean_box_size(const std::vector<Aabb>& a, const std::vector<Aabb>& b);
+SpatialHash build_spatial_hash(std::span<const Aabb> targets, double cell_size);
+double mean_box_size(std::span<const Aabb> a, std::span<const Aabb> b);
 
 }  // namespace softsim
