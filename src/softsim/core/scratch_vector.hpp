@@ -36,7 +36,8 @@ class DefaultInitAllocator : public Base {
   }
 };
 
-// resize(n) leaves trivially default-constructible elements uninitialised: write every one.
+// Sizing (the constructor from n, resize(n)) and emplace_back() leave trivially
+// default-constructible elements uninitialised: write every one before reading it.
 template <class T>
 using ScratchVector = std::vector<T, DefaultInitAllocator<T>>;
 

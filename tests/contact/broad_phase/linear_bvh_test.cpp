@@ -289,7 +289,9 @@ TEST(LinearBvh, BatchOfFourFindsWhatEachQueryFindsAlone) {
 TEST(LinearBvh, QueriesWithLowerBoundsOnSmallTrees) {
   std::mt19937 rng(31);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int n : {1, 2, 3, 4, 5, 8, 9, 13}) {
+  // Empty, within one leaf cluster, exactly one cluster, two (both children of the root are
+  // clusters), and a few clusters with a partial last one.
+  for (int n : {0, 1, 2, 3, 4, 5, 8, 9, 13, 16, 17, 31, 32, 33, 50}) {
     std::vector<Aabb> boxes;
     for (int i = 0; i < n; ++i) boxes.push_back(box_at(u(rng), u(rng), u(rng), 0.3));
     const LinearBvh bvh = build_linear_bvh(boxes);

@@ -4,6 +4,7 @@
 // axis where the centroids spread most. One primitive per leaf, so a subtree over m primitives
 // has exactly 2m - 1 nodes: a node's children sit at fixed indices (left = node + 1, right =
 // node + 2 m_left) and both halves are built in parallel into a flat array (no pointers).
+#include <span>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"

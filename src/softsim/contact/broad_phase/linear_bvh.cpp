@@ -83,8 +83,13 @@ void sort_by_code(ScratchVector<CodedIndex>& keyed) {
   ScratchVector<CodedIndex> scratch(n);
   std::vector<std::size_t> start(chunks * kBuckets);  // [chunk][digit]
   auto digit = [](std::uint64_t code, int shift) { return (code >> shift) & (kBuckets - 1); };
+  // One chunk (a small mesh) runs inline, without starting TBB's workers.
+  auto for_each_chunk = [&](auto&& body) {
+    if (chunks == 1) body(std::size_t(0));
+    else tbb::parallel_for(std::size_t(0), chunks, body);
+  };
   for (int shift = 0; shift < kLinearBvhCodeBits; shift += kBits) {
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    for_each_chunk([&](std::size_t c) {
       std::size_t* count = start.data() + c * kBuckets;
       std::fill(count, count + kBuckets, 0);
       for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i) ++count[digit(keyed[i].code, shift)];
@@ -100,7 +105,7 @@ void sort_by_code(ScratchVector<CodedIndex>& keyed) {
       for (std::size_t c = 0; c < chunks; ++c) sum += std::exchange(start[c * kBuckets + d], sum);
     }
     if (one_digit) continue;
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    for_each_chunk([&](std::size_t c) {
       std::size_t* cursor = start.data() + c * kBuckets;
       for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i)
         scratch[cursor[digit(keyed[i].code, shift)]++] = keyed[i];
@@ -130,7 +135,7 @@ LinearBvh build_linear_bvh(std::span<const Aabb> boxes) {
   // max are exact, so the result does not depend on the blocks).
   const std::size_t blocks = (n + kParallelGrain - 1) / kParallelGrain;
   std::vector<Aabb> block_frames(blocks, empty_aabb());
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+  auto frame_of_block = [&](std::size_t b) {
     Aabb& f = block_frames[b];
     for (std::size_t i = b * kParallelGrain, end = std::min(n, i + kParallelGrain); i < end; ++i) {
       const std::array<double, 3> c = centre(i);
@@ -140,7 +145,11 @@ LinearBvh build_linear_bvh(std::span<const Aabb> boxes) {
           f.hi[d] = std::max(f.hi[d], c[d]);
         }
     }
-  });
+  };
+  if (blocks == 1)
+    frame_of_block(0);  // a small mesh: no thread start-up
+  else
+    tbb::parallel_for(std::size_t(0), blocks, frame_of_block);
   bvh.frame = empty_aabb();
   for (const Aabb& f : block_frames)
     for (int d = 0; d < 3; ++d) {

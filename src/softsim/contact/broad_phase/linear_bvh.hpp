@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -42,8 +43,9 @@ namespace float_rounding {
 // build rounds six coordinates of every primitive, and the exact rounding's branches cost as
 // much as the rest of the sorted copy. v is lowered by |v| 2^-23 (one to two float ulps) plus a
 // denormal before rounding to nearest, which moves it by at most half an ulp of the lowered
-// value: the result cannot pass v (the smallest denormal covers the denormal range). Values above the float range give the largest float, +inf
-// included (its NaN difference falls to the min's second operand).
+// value: the result cannot pass v (the smallest denormal covers the denormal range). Values
+// above the float range give the largest float, +inf included: its difference is NaN, and
+// std::min returns its first operand when the comparison with NaN fails.
 inline float down_loose(double v) {
   const double lowered = v - std::abs(v) * 0x1p-23 - 0x1p-149;
   return static_cast<float>(std::min(static_cast<double>(std::numeric_limits<float>::max()), lowered));
@@ -178,8 +180,8 @@ void linear_bvh_query(const LinearBvh& bvh, const Aabb& query, const FloatAabb& 
   if (!overlaps(float_query, bvh.root_box)) return;
   // Every node on the stack has leaves after `after`: the root does, a right child has its
   // parent's last leaf, and a left child is entered only if its last leaf, just before the
-  // right child's first, is after it. A radix tree over distinct keys is at most 64 + 32
-  // levels deep (code bits + index bits).
+  // right child's first, is after it. A radix tree over distinct keys is at most
+  // kLinearBvhCodeBits + 32 levels deep (code bits + index bits).
   int stack[128];
   int top = 0;
   int node = 0;

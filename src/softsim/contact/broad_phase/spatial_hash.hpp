@@ -5,6 +5,7 @@
 // sorting are data-parallel, and a cell's entries are found by binary search (GPU friendly).
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"
