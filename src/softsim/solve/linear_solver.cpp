@@ -84,12 +84,12 @@ class DenseCholesky : public LinearSolver {
       const double* row = L + row_base_[r];
       double sum = y[i];
       for (Eigen::Index j = first_[r]; j < i; ++j) sum -= row[j] * y[j];
-      y[i] = sum / row[i];
+      y[i] = sum * inverse_diagonal_[r];
     }
     for (Eigen::Index i = n - 1; i >= 0; --i) {  // L^T x = y, by rows of L
       const std::size_t r = static_cast<std::size_t>(i);
       const double* row = L + row_base_[r];
-      const double xi = (y[i] /= row[i]);
+      const double xi = (y[i] *= inverse_diagonal_[r]);
       for (Eigen::Index j = first_[r]; j < i; ++j) y[j] -= xi * row[j];
     }
     if (stats) *stats = {};
@@ -102,13 +102,14 @@ class DenseCholesky : public LinearSolver {
   // its square root, the rows below divided by it). The scaled column is copied to `column` for
   // rows q+1 .. end-1, zero where a row's envelope does not reach q. False if the pivot is not
   // positive.
-  bool eliminate_column(double* L, Eigen::Index q, Eigen::Index end, double* column, const double* previous) const {
+  bool eliminate_column(double* L, Eigen::Index q, Eigen::Index end, double* column, const double* previous) {
     double* row_q = L + row_base_[static_cast<std::size_t>(q)];
     const double l = previous ? previous[q] : 0.0;
     const double d = row_q[q] - l * l;
     if (!(d > 0.0)) return false;
     const double lqq = std::sqrt(d), inverse = 1.0 / lqq;
     row_q[q] = lqq;
+    inverse_diagonal_[static_cast<std::size_t>(q)] = inverse;
     for (Eigen::Index i = q + 1; i < end; ++i) {
       const std::size_t r = static_cast<std::size_t>(i);
       if (first_[r] > q) {
@@ -155,6 +156,7 @@ class DenseCholesky : public LinearSolver {
       last_[k] = std::max<Eigen::Index>({last_[k], static_cast<Eigen::Index>(k), k > 0 ? last_[k - 1] : 0});
     column_.resize(n);
     second_column_.resize(n);
+    inverse_diagonal_.resize(rows);
     position_.assign(static_cast<std::size_t>(A.nonZeros()), -1);
     for (Eigen::Index c = 0; c < A.outerSize(); ++c)
       for (Eigen::Index k = A.outerIndexPtr()[c]; k < A.outerIndexPtr()[c + 1]; ++k) {
@@ -169,6 +171,8 @@ class DenseCholesky : public LinearSolver {
   std::vector<Eigen::Index> first_;     // per row: its envelope's first column
   std::vector<Eigen::Index> last_;      // per column: the last row whose envelope reaches it
   VecX column_, second_column_;         // the two columns being eliminated
+  // 1 / L(i, i): the solve multiplies, keeping divisions out of its chain of dependent rows.
+  std::vector<double> inverse_diagonal_;
   std::vector<std::ptrdiff_t> position_;  // per stored value of A: its offset in envelope_, -1 above the diagonal
   std::vector<int> outer_, inner_;      // the pattern analysed
   SparseMat copy_;                      // an uncompressed input, compressed
