@@ -24,10 +24,16 @@ void parallel_for(std::size_t n, Body&& body) {
                     });
 }
 
-// For few iterations that are each a long loop of their own (a sweep over every element): one
-// task per iteration, where parallel_for would run fewer than a block inline.
+// For few iterations that are each a long loop of their own (a block of elements, a sweep over
+// every element): one task per iteration, where parallel_for would run fewer than a block inline.
+// A single iteration runs inline: there is nothing to share, and starting TBB's workers for it
+// is the per-call overhead of a small scene.
 template <class Body>
 void parallel_for_each_heavy(std::size_t n, Body&& body) {
+  if (n <= 1) {
+    if (n == 1) body(std::size_t(0));
+    return;
+  }
   tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) { body(i); });
 }
 

@@ -12,9 +12,8 @@
 #include <span>
 #include <vector>
 
-#include <tbb/parallel_for.h>
-
 #include "softsim/contact/broad_phase/aabb.hpp"
+#include "softsim/core/parallel.hpp"
 
 namespace softsim {
 
@@ -44,10 +43,7 @@ PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, P
         if (!excluded || !excluded(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
     }
   };
-  if (blocks <= 1)
-    block(0);  // one block: no thread start-up (the small-scene fast path)
-  else
-    tbb::parallel_for(std::size_t(0), blocks, block);
+  parallel_for_each_heavy(blocks, block);  // one block runs inline (the small-scene fast path)
   std::size_t total = 0;
   for (const PairList& p : partial) total += p.size();
   PairList all;

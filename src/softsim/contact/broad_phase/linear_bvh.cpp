@@ -1,7 +1,5 @@
 #include "softsim/contact/broad_phase/linear_bvh.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -83,13 +81,8 @@ void sort_by_code(ScratchVector<CodedIndex>& keyed) {
   ScratchVector<CodedIndex> scratch(n);
   std::vector<std::size_t> start(chunks * kBuckets);  // [chunk][digit]
   auto digit = [](std::uint64_t code, int shift) { return (code >> shift) & (kBuckets - 1); };
-  // One chunk (a small mesh) runs inline, without starting TBB's workers.
-  auto for_each_chunk = [&](auto&& body) {
-    if (chunks == 1) body(std::size_t(0));
-    else tbb::parallel_for(std::size_t(0), chunks, body);
-  };
   for (int shift = 0; shift < kLinearBvhCodeBits; shift += kBits) {
-    for_each_chunk([&](std::size_t c) {
+    parallel_for_each_heavy(chunks, [&](std::size_t c) {
       std::size_t* count = start.data() + c * kBuckets;
       std::fill(count, count + kBuckets, 0);
       for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i) ++count[digit(keyed[i].code, shift)];
@@ -105,7 +98,7 @@ void sort_by_code(ScratchVector<CodedIndex>& keyed) {
       for (std::size_t c = 0; c < chunks; ++c) sum += std::exchange(start[c * kBuckets + d], sum);
     }
     if (one_digit) continue;
-    for_each_chunk([&](std::size_t c) {
+    parallel_for_each_heavy(chunks, [&](std::size_t c) {
       std::size_t* cursor = start.data() + c * kBuckets;
       for (std::size_t i = c * chunk, end = std::min(n, i + chunk); i < end; ++i)
         scratch[cursor[digit(keyed[i].code, shift)]++] = keyed[i];
@@ -146,10 +139,7 @@ LinearBvh build_linear_bvh(std::span<const Aabb> boxes) {
         }
     }
   };
-  if (blocks == 1)
-    frame_of_block(0);  // a small mesh: no thread start-up
-  else
-    tbb::parallel_for(std::size_t(0), blocks, frame_of_block);
+  parallel_for_each_heavy(blocks, frame_of_block);
   bvh.frame = empty_aabb();
   for (const Aabb& f : block_frames)
     for (int d = 0; d < 3; ++d) {
@@ -246,14 +236,14 @@ PairList sort_pairs_by_first(std::vector<PairList>&& blocks, std::size_t num_fir
   // Counting sort on the first index (atomic counters: the order of arrivals does not matter,
   // each bucket is sorted afterwards), then each bucket sorted on the second index.
   std::vector<int> start(num_first + 1, 0);
-  tbb::parallel_for(std::size_t(0), blocks.size(), [&](std::size_t b) {
+  parallel_for_each_heavy(blocks.size(), [&](std::size_t b) {
     for (const IndexPair& p : blocks[b])
       std::atomic_ref<int>(start[static_cast<std::size_t>(p[0]) + 1]).fetch_add(1, std::memory_order_relaxed);
   });
   for (std::size_t a = 0; a < num_first; ++a) start[a + 1] += start[a];
   std::vector<int> cursor(start.begin(), start.end() - 1);
   PairList out(static_cast<std::size_t>(start[num_first]));
-  tbb::parallel_for(std::size_t(0), blocks.size(), [&](std::size_t b) {
+  parallel_for_each_heavy(blocks.size(), [&](std::size_t b) {
     for (const IndexPair& p : blocks[b]) {
       const int w = std::atomic_ref<int>(cursor[static_cast<std::size_t>(p[0])]).fetch_add(1, std::memory_order_relaxed);
       out[static_cast<std::size_t>(w)] = p;

@@ -20,10 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/parallel_for.h>
-
 #include "softsim/contact/broad_phase/aabb.hpp"
 #include "softsim/contact/broad_phase/box_pairs.hpp"
+#include "softsim/core/parallel.hpp"
 #include "softsim/core/scratch_vector.hpp"
 
 #if defined(__SSE2__)
@@ -345,7 +344,7 @@ std::vector<PairList> gather_batches(std::size_t num_queries, PerBatch&& per_bat
   static_assert(kQueryBlock % QueryBatch::kLanes == 0);
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
   std::vector<PairList> out(blocks);
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+  parallel_for_each_heavy(blocks, [&](std::size_t b) {
     const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
     for (std::size_t q = b * kQueryBlock; q < end; q += QueryBatch::kLanes)
       per_batch(q, static_cast<int>(std::min<std::size_t>(QueryBatch::kLanes, end - q)), out[b]);
