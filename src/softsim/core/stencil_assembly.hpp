@@ -4,6 +4,7 @@
 //   double local(int e, Eigen::Matrix<double, N, 1>* grad, Eigen::Matrix<double, N, N>* hess)
 // (N = k * dim local DOFs, vertex-major). Stencils are processed colour by colour, in parallel
 // within a colour, so writes never race and sums are deterministic.
+#include <array>
 #include <vector>
 
 #include "softsim/core/hessian_layout.hpp"
@@ -28,7 +29,13 @@ double assemble_stencils(const HessianLayout& layout, int set, const AssemblyOut
   using LocalVec = Eigen::Matrix<double, N, 1>;
   using LocalMat = Eigen::Matrix<double, N, N>;
   const MatXi& stencils = layout.stencils(set);
-  std::vector<double> energies(stencils.rows(), 0.0);
+  // Each stencil's energy, summed in stencil order afterwards (the same bits for any colouring
+  // and thread count). A small set keeps them on the stack: no allocation per evaluation.
+  constexpr Eigen::Index kStackStencils = 512;
+  std::array<double, kStackStencils> stack_energies;
+  std::vector<double> heap_energies;
+  if (stencils.rows() > kStackStencils) heap_energies.resize(stencils.rows());
+  double* energies = stencils.rows() > kStackStencils ? heap_energies.data() : stack_energies.data();
   double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
   for (const auto& color : layout.colors(set)) {
     parallel_for(color.size(), [&](std::size_t i) {
@@ -54,7 +61,7 @@ double assemble_stencils(const HessianLayout& layout, int set, const AssemblyOut
     });
   }
   double total = 0.0;
-  for (double e : energies) total += e;
+  for (Eigen::Index e = 0; e < stencils.rows(); ++e) total += energies[e];
   return out.weight * total;
 }
 

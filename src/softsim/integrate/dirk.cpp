@@ -20,10 +20,12 @@ std::string DirkStepper::name() const {
 
 StepResult DirkStepper::step(State& state, double h) {
   StepResult result;
-  const VecX x0 = state.x, v0 = state.v;
+  x0_ = state.x;
+  v0_ = state.v;
+  const VecX &x0 = x0_, &v0 = v0_;
   const double t0 = state.t;
   stage_.begin_step(x0, t0, h);
-  VecX q1, v1;
+  VecX &q1 = q1_, &v1 = v1_;
   switch (method_) {
     case Method::BackwardEuler:
       stage_.dirk_stage(x0, v0, h, t0 + h, x0, q1, v1, result);
@@ -50,15 +52,15 @@ StepResult DirkStepper::step(State& state, double h) {
       break;
     }
     case Method::ImplicitMidpoint: {
-      VecX qm, vm;
+      VecX &qm = q_mid_, &vm = v_mid_;
       stage_.dirk_stage(x0, v0, 0.5 * h, t0 + 0.5 * h, x0, qm, vm, result);
       q1 = 2.0 * qm - x0;
       v1 = 2.0 * vm - v0;
       break;
     }
   }
-  state.x = std::move(q1);
-  state.v = std::move(v1);
+  state.x.swap(q1);  // the old state's storage holds the next step's result
+  state.v.swap(v1);
   state.t = t0 + h;
   return result;
 }

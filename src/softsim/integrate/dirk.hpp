@@ -33,6 +33,9 @@ class DirkStepper : public Stepper {
  private:
   StageSolver stage_;
   Method method_;
+  // The step's start and result, kept from step to step (swapped with the state's), so that
+  // backward Euler and the implicit midpoint rule allocate nothing per step.
+  VecX x0_, v0_, q1_, v1_, q_mid_, v_mid_;
 };
 
 }  // namespace softsim

@@ -77,6 +77,7 @@ StageSolver::StageSolver(const Model& model, const StepperOptions& options)
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
                                num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
+  history_.reserve(options.newton.max_iterations + 1);  // a solve's norms: no allocation as it iterates
   // Forces without a potential (implicit friction) have no incremental potential to minimise.
   if (model.has_velocity_forces() && !residual)
     throw std::invalid_argument("the force '" + model.forces().front()->name() +
@@ -168,7 +169,8 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
   for (int attempt = 0;; ++attempt) {
     NewtonResult r;
     if (!residual_form) {
-      r = projected_newton_on_positions(objective_, subspace_objective_.get(), q, *solver_, newton, &history_);
+      r = projected_newton_on_positions(objective_, subspace_objective_.get(), q, *solver_, newton, &history_,
+                                        &newton_workspace_);
     } else {
       // Unknown v with q = anchor + s v, anchor = the start guess q (BCs applied). Algorithm 1
       // starts from the previous velocities, i.e. q = q_pred; the semi-implicit variant
@@ -205,7 +207,8 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
 void StageSolver::dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s,
                              VecX& v_s, StepResult& result) {
   q_s = x_start;
-  solve(q_s, Q + k * V, k * k, Q, k, t_stage, k, result);
+  stage_predictor_ = Q + k * V;  // into kept storage: no allocation per stage
+  solve(q_s, stage_predictor_, k * k, Q, k, t_stage, k, result);
   v_s = (q_s - Q) / k;
 }
 

@@ -77,6 +77,10 @@ class StageSolver {
   VecX inverse_lumped_mass_;
   bool mass_ready_ = false;
   std::vector<double> history_;
+  // Kept from stage to stage so that a step of an unchanged problem allocates nothing: the
+  // Newton solver's buffers and a DIRK stage's predictor.
+  NewtonWorkspace newton_workspace_;
+  VecX stage_predictor_;
 };
 
 }  // namespace softsim

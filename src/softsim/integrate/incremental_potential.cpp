@@ -15,13 +15,18 @@ void IncrementalPotential::set_step(Stage stage, const VecX& predictor, double i
   const bool damped = model_.rayleigh_alpha != 0.0 || model_.rayleigh_beta != 0.0;
   damping_weight_ = damped ? damping_weight : 0.0;
   velocity_scale_ = potential_weight != 0.0 ? damping_weight / potential_weight : 0.0;
-  stage.velocity_reference.resize(0);
-  stage.velocity_scale = 0.0;
-  if (velocity_scale_ > 0.0) {
-    stage.velocity_reference = damping_reference_;
-    stage.velocity_scale = velocity_scale_;
-  }
+  // The velocity map's reference is copied into the storage the last stage's had (one
+  // allocation per stage otherwise).
+  VecX reference = std::move(stage_.velocity_reference);
   stage_ = std::move(stage);
+  stage_.velocity_reference = std::move(reference);
+  stage_.velocity_scale = 0.0;
+  if (velocity_scale_ > 0.0) {
+    stage_.velocity_reference = damping_reference_;
+    stage_.velocity_scale = velocity_scale_;
+  } else {
+    stage_.velocity_reference.resize(0);
+  }
   ++configuration_count_;
 }
 
@@ -30,8 +35,8 @@ namespace {
 // Adds the triplets to H in place when every one falls on an entry of H's pattern (contacts on a
 // vertex's own block, stencils the layout already has): no new matrix. False, with H unchanged,
 // when one does not.
-bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets) {
-  std::vector<int> where(triplets.size());
+bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets, std::vector<int>& where) {
+  where.resize(triplets.size());
   for (std::size_t k = 0; k < triplets.size(); ++k) {
     const Triplet& t = triplets[k];
     const int* begin = H.innerIndexPtr() + H.outerIndexPtr()[t.col()];
@@ -52,20 +57,25 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
     if (hessian->nonZeros() != hessian_pattern().nonZeros()) *hessian = hessian_pattern();
     std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
   }
-  std::vector<Triplet> dynamic;
+  std::vector<Triplet>& dynamic = dynamic_hessian_;
+  dynamic.clear();
   AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd, hessian ? &dynamic : nullptr};
   const EvalContext ctx = context();
   double E = model_.potential(ctx, x, out);
   if (inertia_weight_ != 0.0) {
-    const VecX dx = x - predictor_;
-    const VecX Mdx = model_.mass_times(dx);
+    VecX& dx = difference_;
+    VecX& Mdx = product_;
+    dx = x - predictor_;
+    Mdx.noalias() = model_.mass_matrix() * dx;
     E += 0.5 * inertia_weight_ * dx.dot(Mdx);
     if (gradient) *gradient += inertia_weight_ * Mdx;
     if (hessian) model_.add_mass_to(*hessian, inertia_weight_);
   }
   if (damping_weight_ != 0.0) {
-    const VecX dx = x - damping_reference_;
-    const VecX Ddx = *damping_ * dx;
+    VecX& dx = difference_;
+    VecX& Ddx = product_;
+    dx = x - damping_reference_;
+    Ddx.noalias() = *damping_ * dx;
     E += 0.5 * damping_weight_ * dx.dot(Ddx);
     if (gradient) *gradient += damping_weight_ * Ddx;
     if (hessian) {
@@ -80,7 +90,7 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
     model_.add_velocity_forces(ctx, x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
                                hessian ? &dynamic : nullptr);
   }
-  if (hessian && !dynamic.empty() && !add_within_pattern(*hessian, dynamic)) {
+  if (hessian && !dynamic.empty() && !add_within_pattern(*hessian, dynamic, dynamic_places_)) {
     // Contact pairs change between iterations: their entries widen the fixed pattern.
     SparseMat extra(hessian->rows(), hessian->cols());
     extra.setFromTriplets(dynamic.begin(), dynamic.end());
@@ -110,7 +120,7 @@ std::function<void(const VecX& p, VecX& out)> IncrementalPotential::hessian_oper
 void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) {
   out.clear();
   model_.rank_one_hessian(context(), x, potential_weight_, out);
-  const std::vector<int> held = model_.held_dofs(data_);
+  const std::vector<int>& held = held_dofs();
   for (RankOneHessian& term : out) {
     model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
     for (int d : held) term.u[d] = 0.0;
@@ -120,10 +130,11 @@ void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHe
 void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   model_.boundary.reduce_gradient(gradient);
   if (hessian) model_.boundary.reduce_hessian(*hessian);
-  const std::vector<int> held = model_.held_dofs(data_);
+  const std::vector<int>& held = held_dofs();
   if (held.empty()) return;
   // Held DOFs are eliminated as Dirichlet ones are: zero gradient, identity rows and columns.
-  std::vector<char> is_held(gradient.size(), 0);
+  std::vector<char>& is_held = is_held_;
+  is_held.assign(gradient.size(), 0);
   for (int d : held) {
     is_held[d] = 1;
     gradient[d] = 0.0;
@@ -135,12 +146,12 @@ void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
 }
 
 bool IncrementalPotential::reduce_changes_hessian() const {
-  return !model_.boundary.empty() || !model_.held_dofs(data_).empty();
+  return !model_.boundary.empty() || !held_dofs().empty();
 }
 
 void IncrementalPotential::expand(VecX& step) const {
   model_.boundary.expand_step(step);
-  for (int d : model_.held_dofs(data_)) step[d] = 0.0;
+  for (int d : held_dofs()) step[d] = 0.0;
 }
 
 }  // namespace softsim

@@ -10,6 +10,8 @@
 // them: only the residual form (root finding on the gradient) may be used with them.
 // The model is evaluated with the solve's Stage (its velocity map is that v(x)) and the run's
 // ModelData, which end_iteration lets the adaptive terms update.
+#include <vector>
+
 #include "softsim/model/model.hpp"
 #include "softsim/solve/objective.hpp"
 
@@ -61,6 +63,20 @@ class IncrementalPotential : public Objective {
   VecX stage_velocity(const VecX& x) const { return velocity_scale_ * (x - damping_reference_); }
   const SparseMat* damping_ = nullptr;  // alpha M + beta K(x^n), layout pattern
   long configuration_count_ = 0;
+  // Kept between evaluations (none allocates when the problem's size is unchanged): x minus the
+  // predictor or the damping reference, its product with M or D, and the contact Hessian's
+  // entries with their places in the pattern.
+  VecX difference_, product_;
+  std::vector<Triplet> dynamic_hessian_;
+  std::vector<int> dynamic_places_;
+  // The DOFs the model's terms hold at the moment (Model::held_dofs), asked for several times an
+  // iteration, and their mask, in kept storage.
+  mutable std::vector<int> held_;
+  mutable std::vector<char> is_held_;
+  const std::vector<int>& held_dofs() const {
+    model_.held_dofs(data_, held_);
+    return held_;
+  }
 };
 
 }  // namespace softsim

@@ -6,11 +6,11 @@ SubdividingStepper::SubdividingStepper(std::unique_ptr<Stepper> inner, int max_h
     : inner_(std::move(inner)), max_halvings_(max_halvings) {}
 
 StepResult SubdividingStepper::step(State& state, double h) {
-  const State start = state;
+  start_ = state;
   StepResult first = inner_->step(state, h);
   if (first.converged || max_halvings_ <= 0) return first;
   const State after_first = state;
-  state = start;
+  state = start_;
   StepResult result = halves(state, h, 1);
   result.add_costs(first);
   if (!result.converged) {

@@ -30,6 +30,7 @@ class SubdividingStepper : public Stepper {
   StepResult halves(State& state, double h, int depth);
   std::unique_ptr<Stepper> inner_;
   int max_halvings_;
+  State start_;  // the step's start, kept from step to step (no allocation per step)
 };
 
 }  // namespace softsim

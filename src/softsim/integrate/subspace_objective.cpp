@@ -87,10 +87,10 @@ std::unique_ptr<SubspaceObjective> make_subspace_objective(IncrementalPotential&
 
 NewtonResult projected_newton_on_positions(Objective& positions_objective, SubspaceObjective* subspace, VecX& x,
                                            LinearSolver& solver, const NewtonOptions& options,
-                                           std::vector<double>* history) {
-  if (!subspace) return projected_newton(positions_objective, x, solver, options, history);
+                                           std::vector<double>* history, NewtonWorkspace* workspace) {
+  if (!subspace) return projected_newton(positions_objective, x, solver, options, history, workspace);
   VecX y = subspace->map().coordinates(x);
-  const NewtonResult result = projected_newton(*subspace, y, solver, options, history);
+  const NewtonResult result = projected_newton(*subspace, y, solver, options, history, workspace);
   x = subspace->map().positions(y);
   return result;
 }

@@ -12,6 +12,7 @@
 #include "softsim/model/subspace_map.hpp"
 #include "softsim/model/subspace_pull_back.hpp"
 #include "softsim/solve/linear_solver.hpp"
+#include "softsim/solve/newton_workspace.hpp"
 #include "softsim/solve/objective.hpp"
 
 namespace softsim {
@@ -66,9 +67,10 @@ inline int num_unknowns(const SubspaceMap& map, int num_dofs) {
 
 // Projected Newton from positions x (updated in place): over the coordinates of `subspace` when
 // it is set (x taken to them and back), over x itself otherwise. The one solve of the implicit
-// stages and of the static stepper.
+// stages and of the static stepper; workspace (optional): the solver's buffers, kept by the caller.
 NewtonResult projected_newton_on_positions(Objective& positions_objective, SubspaceObjective* subspace, VecX& x,
                                            LinearSolver& solver, const NewtonOptions& options,
-                                           std::vector<double>* history = nullptr);
+                                           std::vector<double>* history = nullptr,
+                                           NewtonWorkspace* workspace = nullptr);
 
 }  // namespace softsim

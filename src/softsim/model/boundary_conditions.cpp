@@ -71,9 +71,9 @@ int BoundaryConditions::num_fixed_dofs() const {
 }
 
 namespace {
-VecX offset_at(const PrescribedMotion& m, double t) {
+VecX offset_at(const PrescribedMotion& m, double t, int dim) {
   const auto& keys = m.steering;
-  if (keys.empty() || t < keys.front().first) return m.offset(t);
+  if (keys.empty() || t < keys.front().first) return m.offset ? m.offset(t) : VecX(VecX::Zero(dim));
   for (std::size_t k = 1; k < keys.size(); ++k)
     if (t <= keys[k].first) {
       const double s = (t - keys[k - 1].first) / (keys[k].first - keys[k - 1].first);
@@ -89,14 +89,14 @@ VecX prescribed_position(const PrescribedMotion& m, const VecX& x0, double t, co
 }
 }  // namespace
 
-VecX BoundaryConditions::offset(std::size_t index, double t) const { return offset_at(motions_.at(index), t); }
+VecX BoundaryConditions::offset(std::size_t index, double t) const { return offset_at(motions_.at(index), t, dim_); }
 
 void BoundaryConditions::steer(std::size_t index, double from, double to, const VecX& target) {
   PrescribedMotion& m = motions_.at(index);
   if (m.rotation) throw std::invalid_argument("steer: the motion rotates; only translations can be steered");
   if (!(to > from)) throw std::invalid_argument("steer: the target time must come after the start");
   if (target.size() != dim_) throw std::invalid_argument("steer: the target offset must have dim components");
-  const VecX start = offset_at(m, from);
+  const VecX start = offset_at(m, from, dim_);
   // Only the last keyframe before `from` is kept: with (from, start) it reproduces the motion
   // just before `from` (velocities are differences across it); older ones are never asked for.
   auto& keys = m.steering;
@@ -108,7 +108,11 @@ void BoundaryConditions::steer(std::size_t index, double from, double to, const 
 
 void BoundaryConditions::apply_positions(VecX& x, const VecX& x0, double t) const {
   for (const auto& m : motions_) {
-    const VecX offset = offset_at(m, t);
+    if (!m.offset && !m.rotation && m.steering.empty()) {  // held where it started: no temporaries
+      for (int v : m.vertices) x.segment(v * dim_, dim_) = x0.segment(v * dim_, dim_);
+      continue;
+    }
+    const VecX offset = offset_at(m, t, dim_);
     for (int v : m.vertices) x.segment(v * dim_, dim_) = prescribed_position(m, x0.segment(v * dim_, dim_), t, offset);
   }
 }
@@ -117,7 +121,7 @@ void BoundaryConditions::apply_velocities(VecX& vel, const VecX& x0, double t) c
   const double dt = 1e-6;
   const double before = std::max(0.0, t - dt), after = t + dt;
   for (const auto& m : motions_) {
-    const VecX offset_before = offset_at(m, before), offset_after = offset_at(m, after);
+    const VecX offset_before = offset_at(m, before, dim_), offset_after = offset_at(m, after, dim_);
     for (int v : m.vertices) {
       const VecX rest = x0.segment(v * dim_, dim_);
       vel.segment(v * dim_, dim_) = (prescribed_position(m, rest, after, offset_after) -

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "softsim/core/function_ref.hpp"
 #include "softsim/core/hessian_layout.hpp"
 #include "softsim/core/stencil_assembly.hpp"
 #include "softsim/core/types.hpp"
@@ -41,7 +42,7 @@ struct EvalContext {
 struct StepContext {
   const Stage& stage;
   ModelData& data;
-  const std::function<VecX()>& other_gradient;
+  FunctionRef<VecX()> other_gradient;
   EvalContext eval() const { return {stage, data}; }
 };
 

@@ -153,7 +153,7 @@ bool Model::run_hook(const Stage& stage, ModelData& data, const VecX& x, Hook&& 
   bool any = false;
   for (std::size_t k = 0; k < energies_.size(); ++k) {
     // The gradient of every other potential at x, with the external forces' work, on request.
-    const std::function<VecX()> other_gradient = [&, k]() {
+    const auto other_gradient = [&, k]() {
       VecX g = -external_force_;
       const EvalContext ctx{stage, data};
       for (std::size_t j = 0; j < energies_.size(); ++j)
@@ -174,8 +174,13 @@ void Model::begin_step(const Stage& stage, ModelData& data, const VecX& x_start)
 
 std::vector<int> Model::held_dofs(const ModelData& data) const {
   std::vector<int> dofs;
-  for (const auto& term : energies_) term->held_dofs(data, dofs);
+  held_dofs(data, dofs);
   return dofs;
+}
+
+void Model::held_dofs(const ModelData& data, std::vector<int>& dofs) const {
+  dofs.clear();
+  for (const auto& term : energies_) term->held_dofs(data, dofs);
 }
 
 bool Model::end_iteration(const Stage& stage, ModelData& data, const VecX& x) const {

@@ -80,6 +80,8 @@ class Model {
   bool end_iteration(const Stage& stage, ModelData& data, const VecX& x) const;
   // Every term's held DOFs (Energy::held_dofs) for the current solve.
   std::vector<int> held_dofs(const ModelData& data) const;
+  // The same into `dofs` (cleared first), whose storage a caller asking every iteration keeps.
+  void held_dofs(const ModelData& data, std::vector<int>& dofs) const;
   // True when a term asks for the solve to be repeated from x.
   bool after_solve(const Stage& stage, ModelData& data, const VecX& x) const;
 

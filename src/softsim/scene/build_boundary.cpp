@@ -138,10 +138,10 @@ void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, c
   motion.label = label;
   if (!m.path.empty()) {
     motion.offset = keyframe_path(m.path, dim);
-  } else {
+  } else if (m.velocity != Vec3::Zero()) {
     const Vec3 velocity = m.velocity;
     motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
-  }
+  }  // else no offset: held where it starts
   motion.rotation = std::move(rotation.matrix);
   motion.center = rotation.center;
   model.boundary.add_motion(std::move(motion));

@@ -2,15 +2,21 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "softsim/core/debug_output.hpp"
 
 namespace softsim {
 
 NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& options,
-                        std::vector<double>* history) {
+                        std::vector<double>* history, NewtonWorkspace* workspace) {
   NewtonResult result;
-  VecX p(x.size()), x_trial(x.size());
+  std::optional<NewtonWorkspace> own;  // made only when none is given (an empty SparseMat allocates)
+  if (!workspace) workspace = &own.emplace();
+  VecX& p = workspace->step;
+  VecX& x_trial = workspace->trial;
+  p.resize(x.size());
+  x_trial.resize(x.size());
   const bool debug = newton_debug_enabled();
   for (int it = 0; it < options.max_iterations; ++it) {
     if (!variant.evaluate(x, result)) {

@@ -12,6 +12,7 @@
 
 #include "softsim/core/types.hpp"
 #include "softsim/solve/newton_options.hpp"
+#include "softsim/solve/newton_workspace.hpp"
 
 namespace softsim {
 
@@ -52,8 +53,8 @@ class NewtonVariant {
 };
 
 // Runs the variant from x (updated in place). history (optional) receives history_norm() of
-// every evaluated iterate.
+// every evaluated iterate; workspace (optional) holds the direction and the trial point.
 NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& options,
-                        std::vector<double>* history = nullptr);
+                        std::vector<double>* history = nullptr, NewtonWorkspace* workspace = nullptr);
 
 }  // namespace softsim

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "softsim/core/debug_output.hpp"
 #include "softsim/solve/newton_driver.hpp"
@@ -19,9 +20,20 @@ constexpr double kEnergyRoundoff = 1e-10;
 
 class ProjectedNewton : public NewtonVariant {
  public:
-  ProjectedNewton(Objective& objective, LinearSolver& solver, const NewtonOptions& options, Eigen::Index n)
-      : objective_(objective), solver_(solver), options_(options), H_(objective.hessian_pattern()), g_(n),
-        g_world_(n), g_trial_(n) {}
+  // Works in `workspace`: the Hessian takes the objective's pattern unless it has it already
+  // (the pattern's copy reuses its storage), the gradients are sized, nothing else is kept.
+  ProjectedNewton(Objective& objective, LinearSolver& solver, const NewtonOptions& options, Eigen::Index n,
+                  NewtonWorkspace& workspace)
+      : objective_(objective), solver_(solver), options_(options), H_(workspace.hessian), g_(workspace.gradient),
+        g_world_(workspace.world_gradient), g_trial_(workspace.trial_gradient), right_side_(workspace.right_side),
+        rank_one_(workspace.rank_one) {
+    const SparseMat& pattern = objective.hessian_pattern();
+    if (H_.rows() != pattern.rows() || H_.nonZeros() != pattern.nonZeros()) H_ = pattern;
+    g_.resize(n);
+    g_world_.resize(n);
+    g_trial_.resize(n);
+    right_side_.resize(n);
+  }
 
   const char* name() const override { return "projected newton"; }
 
@@ -37,10 +49,12 @@ class ProjectedNewton : public NewtonVariant {
   Direction direction(const VecX& x, int attempt, VecX& p, NewtonResult& result) override {
     if (attempt > 0) return Direction::none_left;
     objective_.rank_one_hessian(x, rank_one_);
-    bool ok = factor_and_solve(solver_, H_, rank_one_, -g_, p, result);
+    right_side_ = -g_;
+    bool ok = factor_and_solve(solver_, H_, rank_one_, right_side_, p, result);
     if (!ok && !options_.project_psd) {
       assemble(x, true, result);
-      ok = factor_and_solve(solver_, H_, rank_one_, -g_, p, result);
+      right_side_ = -g_;
+      ok = factor_and_solve(solver_, H_, rank_one_, right_side_, p, result);
     }
     if (!ok || p.dot(g_) >= 0.0) p = -g_;
     objective_.expand(p);
@@ -109,18 +123,20 @@ class ProjectedNewton : public NewtonVariant {
   Objective& objective_;
   LinearSolver& solver_;
   const NewtonOptions& options_;
-  SparseMat H_;
-  VecX g_, g_world_, g_trial_;
+  SparseMat& H_;
+  VecX &g_, &g_world_, &g_trial_, &right_side_;
   double E_ = 0.0;
-  std::vector<RankOneHessian> rank_one_;
+  std::vector<RankOneHessian>& rank_one_;
 };
 
 }  // namespace
 
 NewtonResult projected_newton(Objective& objective, VecX& x, LinearSolver& solver, const NewtonOptions& options,
-                      std::vector<double>* history) {
-  ProjectedNewton variant(objective, solver, options, x.size());
-  return run_newton(variant, x, options, history);
+                              std::vector<double>* history, NewtonWorkspace* workspace) {
+  std::optional<NewtonWorkspace> own;  // made only when none is given (an empty SparseMat allocates)
+  if (!workspace) workspace = &own.emplace();
+  ProjectedNewton variant(objective, solver, options, x.size(), *workspace);
+  return run_newton(variant, x, options, history, workspace);
 }
 
 }  // namespace softsim

@@ -10,12 +10,14 @@
 
 #include "softsim/solve/linear_solver.hpp"
 #include "softsim/solve/newton_options.hpp"
+#include "softsim/solve/newton_workspace.hpp"
 #include "softsim/solve/objective.hpp"
 
 namespace softsim {
 
-// history (optional) receives ||g(x_k)||_2 of the reduced gradient at every iterate.
+// history (optional) receives ||g(x_k)||_2 of the reduced gradient at every iterate; workspace
+// (optional) the buffers to work in, kept by a caller that solves repeatedly.
 NewtonResult projected_newton(Objective& objective, VecX& x, LinearSolver& solver, const NewtonOptions& options,
-                      std::vector<double>* history = nullptr);
+                              std::vector<double>* history = nullptr, NewtonWorkspace* workspace = nullptr);
 
 }  // namespace softsim

@@ -89,8 +89,9 @@ double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) c
                    : signed_distance_dynamic<2>(obstacle_, p, grad, hess);
 }
 
-VecX ObstacleBarrier::relative_position(const VecX& x, int i) const {
-  return dim_ == 3 ? VecX(relative_point<3>(x, i)) : VecX(relative_point<2>(x, i));
+void ObstacleBarrier::relative_position(const VecX& x, int i, VecX& out) const {
+  if (dim_ == 3) out = relative_point<3>(x, i);
+  else out = relative_point<2>(x, i);
 }
 
 double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {

@@ -33,7 +33,8 @@ class ObstacleBarrier : public Energy {
   // rest pose; a moving obstacle's distance at x is that of relative_position(x, i).
   double signed_distance(const VecX& p, VecX* grad, MatX* hess) const;
   // x_i, or for a moving obstacle x_i - (x_a - x_a at rest): vertex i seen from the rest pose.
-  VecX relative_position(const VecX& x, int i) const;
+  // Written into `out` (sized to dim), whose storage a loop over vertices reuses.
+  void relative_position(const VecX& x, int i, VecX& out) const;
   int pose_vertex() const { return pose_; }
   const AnalyticObstacle& obstacle() const { return obstacle_; }
 

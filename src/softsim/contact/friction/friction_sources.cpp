@@ -86,12 +86,13 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
     std::vector<FrictionContact> contacts;
-    VecX grad;
+    VecX grad, relative;  // reused from vertex to vertex
     const int pose = barrier_.pose_vertex();
     const VertexRows V = as_rows(x, dim_);  // gathered from once, not copied per contact
     for (std::size_t i = 0; i < weights_.size(); ++i) {
       if (!(weights_[i] > 0.0) || static_cast<int>(i) == pose) continue;
-      const double d = barrier_.signed_distance(barrier_.relative_position(x, static_cast<int>(i)), &grad, nullptr);
+      barrier_.relative_position(x, static_cast<int>(i), relative);
+      const double d = barrier_.signed_distance(relative, &grad, nullptr);
       if (!(d > 0.0) || d >= dhat_ || grad.norm() == 0.0) continue;
       FrictionContact c;
       c.stencil = ContactStencil::point_obstacle(static_cast<int>(i), 0);

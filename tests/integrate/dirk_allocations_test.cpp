@@ -1,0 +1,116 @@
+// The small-scene fast path (docs/book-cases.md): once a run is under way, a step of an unchanged
+// problem allocates no memory. Counted by interposing malloc in this test program (glibc: the
+// library's malloc stays reachable as __libc_malloc); Eigen's vectors and sparse matrices take
+// their storage from malloc, std::vector's through operator new, which calls malloc.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <nlohmann/json.hpp>
+
+#include "softsim/integrate/stepper.hpp"
+#include "softsim/scene/scene.hpp"
+#include "support/book_cases.hpp"
+#include "support/scene_file.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SOFTSIM_COUNTS_ALLOCATIONS 0  // the sanitizers own malloc
+#elif defined(__GLIBC__)
+#define SOFTSIM_COUNTS_ALLOCATIONS 1
+#else
+#define SOFTSIM_COUNTS_ALLOCATIONS 0
+#endif
+
+#if SOFTSIM_COUNTS_ALLOCATIONS
+namespace {
+std::atomic<long> allocations{0};
+}
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* malloc(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+void* realloc(void* p, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, size);
+}
+}
+#endif
+
+namespace softsim {
+namespace {
+
+long allocation_count() {
+#if SOFTSIM_COUNTS_ALLOCATIONS
+  return allocations.load(std::memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
+
+// Allocations made by `steps` steps of a book case after `warm_up` steps (which size every
+// buffer the run keeps).
+long allocations_per_run(const char* case_name, int warm_up, int steps) {
+  for (const test::BookCase& c : test::kBookCases) {
+    if (std::string(c.name) != case_name) continue;
+    const auto file = test::scene_file(c.scene);
+    nlohmann::json j = read_scene_json(file);
+    if (c.mu >= 0.0) j["contact"]["friction"]["mu"] = c.mu;
+    const Scene scene = parse_scene(j, file.string());
+    const Model model = build_model(scene);
+    auto stepper = make_stepper(model, scene.integrator);
+    State state{model.rest_positions, model.initial_velocity, 0.0};
+    for (int n = 0; n < warm_up; ++n) EXPECT_TRUE(stepper->step(state, scene.dt).converged);
+    const long before = allocation_count();
+    for (int n = 0; n < steps; ++n) EXPECT_TRUE(stepper->step(state, scene.dt).converged);
+    return allocation_count() - before;
+  }
+  ADD_FAILURE() << "no book case " << case_name;
+  return -1;
+}
+
+class DirkAllocations : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!SOFTSIM_COUNTS_ALLOCATIONS) GTEST_SKIP() << "allocations are counted only under glibc, without sanitizers";
+  }
+};
+
+// The counter sees an allocation: otherwise the tests below could not fail.
+TEST_F(DirkAllocations, TheCounterSeesAnEigenVectorAndAStdVector) {
+  const long before = allocation_count();
+  {
+    VecX v(100);
+    v.setZero();
+    std::vector<int> w(10);
+    EXPECT_EQ(v.sum() + w.size(), 10.0);
+  }
+  EXPECT_EQ(allocation_count() - before, 2);
+}
+
+// Backward Euler on the book's mass-spring square, FEM hanging square and square dropped on the
+// ground (the obstacle barrier, no friction): nothing is allocated once the first steps have
+// sized the stepper's, the solver's and the terms' buffers. (Lagged friction and the penalty-
+// driven ceiling still allocate per contact and per step: docs/book-cases.md.)
+TEST_F(DirkAllocations, MassSpringSquareStepsAllocateNothing) {
+  EXPECT_EQ(allocations_per_run("mass_spring_2d", 5, 40), 0);
+}
+
+TEST_F(DirkAllocations, HangingSquareStepsAllocateNothing) {
+  EXPECT_EQ(allocations_per_run("hanging_square", 5, 40), 0);
+}
+
+// The whole scene after the warm-up: the square lands on the ground and rests there.
+TEST_F(DirkAllocations, SquareDroppedOnTheGroundStepsAllocateNothing) {
+  EXPECT_EQ(allocations_per_run("square_drop", 5, 395), 0);
+}
+
+}  // namespace
+}  // namespace softsim
