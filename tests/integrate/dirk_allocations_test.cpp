@@ -13,7 +13,13 @@
 #include "support/book_cases.hpp"
 #include "support/scene_file.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(hwaddress_sanitizer)
+#define SOFTSIM_UNDER_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(SOFTSIM_UNDER_SANITIZER)
 #define SOFTSIM_COUNTS_ALLOCATIONS 0  // the sanitizers own malloc
 #elif defined(__GLIBC__)
 #define SOFTSIM_COUNTS_ALLOCATIONS 1
@@ -29,6 +35,7 @@ extern "C" {
 void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);
 void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
 void* malloc(std::size_t size) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   return __libc_malloc(size);
@@ -40,6 +47,23 @@ void* calloc(std::size_t count, std::size_t size) {
 void* realloc(void* p, std::size_t size) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   return __libc_realloc(p, size);
+}
+// Over-aligned operator new and Eigen's aligned storage may come this way.
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(alignment, size);
+}
+void* memalign(std::size_t alignment, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0) return 22;  // EINVAL
+  void* p = __libc_memalign(alignment, size);
+  if (!p && size != 0) return 12;  // ENOMEM
+  *out = p;
+  return 0;
 }
 }
 #endif
@@ -90,6 +114,8 @@ TEST_F(DirkAllocations, TheCounterSeesAnEigenVectorAndAStdVector) {
     VecX v(100);
     v.setZero();
     std::vector<int> w(10);
+    // Keep the compiler from removing the allocations it can prove unused.
+    asm volatile("" : : "g"(v.data()), "g"(w.data()) : "memory");
     EXPECT_EQ(v.sum() + w.size(), 10.0);
   }
   EXPECT_EQ(allocation_count() - before, 2);

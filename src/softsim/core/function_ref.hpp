@@ -16,13 +16,17 @@ class FunctionRef;
 template <class R, class... Args>
 class FunctionRef<R(Args...)> {
  public:
-  // The callable must outlive every call through this reference.
+  // Binds named callables only: a reference to a temporary would dangle as soon as the full
+  // expression ends (a `const std::function&` member would have extended its life; this does not).
   template <class F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef> && std::is_invocable_r_v<R, F&, Args...>)
-  FunctionRef(F&& f) noexcept  // NOLINT: implicit, as a function parameter takes a lambda
+    requires(!std::is_same_v<std::remove_cv_t<F>, FunctionRef> && std::is_invocable_r_v<R, F&, Args...>)
+  FunctionRef(F& f) noexcept  // NOLINT: implicit, as a function parameter takes a lambda
       : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
         call_([](void* object, Args... args) -> R {
-          return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
+          if constexpr (std::is_void_v<R>)
+            (*static_cast<F*>(object))(std::forward<Args>(args)...);
+          else
+            return (*static_cast<F*>(object))(std::forward<Args>(args)...);
         }) {}
 
   R operator()(Args... args) const { return call_(object_, std::forward<Args>(args)...); }

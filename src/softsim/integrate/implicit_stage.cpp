@@ -77,7 +77,9 @@ StageSolver::StageSolver(const Model& model, const StepperOptions& options)
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
                                num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
-  history_.reserve(options.newton.max_iterations + 1);  // a solve's norms: no allocation as it iterates
+  // A solve's gradient norms, one per iterate: no allocation as a solve iterates (penalty
+  // re-solves, which append to the same history, may still grow it).
+  history_.reserve(options.newton.max_iterations + 1);
   // Forces without a potential (implicit friction) have no incremental potential to minimise.
   if (model.has_velocity_forces() && !residual)
     throw std::invalid_argument("the force '" + model.forces().front()->name() +

@@ -120,7 +120,7 @@ std::function<void(const VecX& p, VecX& out)> IncrementalPotential::hessian_oper
 void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) {
   out.clear();
   model_.rank_one_hessian(context(), x, potential_weight_, out);
-  const std::vector<int>& held = held_dofs();
+  const std::vector<int>& held = refresh_held_dofs();
   for (RankOneHessian& term : out) {
     model_.boundary.reduce_gradient(term.u);  // Q^T u, fixed entries 0
     for (int d : held) term.u[d] = 0.0;
@@ -130,7 +130,7 @@ void IncrementalPotential::rank_one_hessian(const VecX& x, std::vector<RankOneHe
 void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   model_.boundary.reduce_gradient(gradient);
   if (hessian) model_.boundary.reduce_hessian(*hessian);
-  const std::vector<int>& held = held_dofs();
+  const std::vector<int>& held = refresh_held_dofs();
   if (held.empty()) return;
   // Held DOFs are eliminated as Dirichlet ones are: zero gradient, identity rows and columns.
   std::vector<char>& is_held = is_held_;
@@ -146,12 +146,12 @@ void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
 }
 
 bool IncrementalPotential::reduce_changes_hessian() const {
-  return !model_.boundary.empty() || !held_dofs().empty();
+  return !model_.boundary.empty() || !refresh_held_dofs().empty();
 }
 
 void IncrementalPotential::expand(VecX& step) const {
   model_.boundary.expand_step(step);
-  for (int d : held_dofs()) step[d] = 0.0;
+  for (int d : refresh_held_dofs()) step[d] = 0.0;
 }
 
 }  // namespace softsim

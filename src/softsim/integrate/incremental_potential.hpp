@@ -73,7 +73,7 @@ class IncrementalPotential : public Objective {
   // iteration, and their mask, in kept storage.
   mutable std::vector<int> held_;
   mutable std::vector<char> is_held_;
-  const std::vector<int>& held_dofs() const {
+  const std::vector<int>& refresh_held_dofs() const {
     model_.held_dofs(data_, held_);
     return held_;
   }

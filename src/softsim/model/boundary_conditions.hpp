@@ -15,8 +15,9 @@ namespace softsim {
 // motion, center + R(t) (rest - center) + offset(t).
 struct PrescribedMotion {
   std::vector<int> vertices;
-  // Offset from the vertex's initial position at time t, a dim vector. Empty: none (a fixed
-  // vertex), which applying the motion then costs no call and no allocation.
+  // Offset from the vertex's initial position at time t, a dim vector. Empty: no translation
+  // (a fixed vertex, or a rotation about a fixed centre); a fixed vertex is then applied as a
+  // copy, without a call or an allocation.
   std::function<VecX(double t)> offset;
   // A rigid rotation of the selection about `center` (rotating clamps, kinematic affine bodies):
   // R(t) is dim x dim. Empty for a translation.

@@ -141,7 +141,7 @@ void add_motion(Model& model, const Scene& scene, const std::vector<int>& ids, c
   } else if (m.velocity != Vec3::Zero()) {
     const Vec3 velocity = m.velocity;
     motion.offset = [velocity, dim](double t) -> VecX { return (velocity * t).head(dim); };
-  }  // else no offset: held where it starts
+  }  // else no translation (fixed, or rotating in place)
   motion.rotation = std::move(rotation.matrix);
   motion.center = rotation.center;
   model.boundary.add_motion(std::move(motion));

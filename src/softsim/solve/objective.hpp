@@ -1,7 +1,8 @@
 #pragma once
 // An objective to minimise over the stacked DOF vector: an incremental potential, or a static
 // equilibrium's total potential. Eliminated DOFs (Dirichlet, slip) are handled through reduce()
-// and expand(); step filters (inversion, CCD) through max_step_fraction().
+// and expand(); step filters (inversion, CCD) through max_step_fraction(). An objective is used
+// by one solve at a time: implementations keep scratch storage between calls, const ones too.
 #include <functional>
 #include <vector>
 

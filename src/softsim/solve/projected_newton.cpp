@@ -1,5 +1,6 @@
 #include "softsim/solve/projected_newton.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,15 +21,22 @@ constexpr double kEnergyRoundoff = 1e-10;
 
 class ProjectedNewton : public NewtonVariant {
  public:
-  // Works in `workspace`: the Hessian takes the objective's pattern unless it has it already
-  // (the pattern's copy reuses its storage), the gradients are sized, nothing else is kept.
+  // Works in `workspace`: the Hessian takes the objective's pattern unless it has exactly that
+  // pattern already (a copy reuses its storage); the vectors are sized. What the last solve left
+  // in them is overwritten before it is read.
   ProjectedNewton(Objective& objective, LinearSolver& solver, const NewtonOptions& options, Eigen::Index n,
                   NewtonWorkspace& workspace)
       : objective_(objective), solver_(solver), options_(options), H_(workspace.hessian), g_(workspace.gradient),
         g_world_(workspace.world_gradient), g_trial_(workspace.trial_gradient), right_side_(workspace.right_side),
         rank_one_(workspace.rank_one) {
     const SparseMat& pattern = objective.hessian_pattern();
-    if (H_.rows() != pattern.rows() || H_.nonZeros() != pattern.nonZeros()) H_ = pattern;
+    const bool same_pattern = H_.rows() == pattern.rows() && H_.cols() == pattern.cols() && H_.isCompressed() &&
+                              H_.nonZeros() == pattern.nonZeros() &&
+                              std::equal(pattern.outerIndexPtr(), pattern.outerIndexPtr() + pattern.outerSize() + 1,
+                                         H_.outerIndexPtr()) &&
+                              std::equal(pattern.innerIndexPtr(), pattern.innerIndexPtr() + pattern.nonZeros(),
+                                         H_.innerIndexPtr());
+    if (!same_pattern) H_ = pattern;
     g_.resize(n);
     g_world_.resize(n);
     g_trial_.resize(n);
