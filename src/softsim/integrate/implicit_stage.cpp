@@ -17,9 +17,7 @@ namespace {
 // r(v) = (1/s) grad E(anchor + s v), J = Hessian of E (unprojected), reduced for the boundary.
 class StageResidual : public ResidualProblem {
  public:
-  StageResidual(Objective& objective, const VecX& anchor, double s) : objective_(objective), anchor_(anchor), s_(s) {
-    J_ = objective.hessian_pattern();
-  }
+  StageResidual(Objective& objective, const VecX& anchor, double s) : objective_(objective), anchor_(anchor), s_(s) {}
   bool residual(const VecX& v, VecX& r) override {
     const double E = objective_.evaluate(anchor_ + s_ * v, &r, nullptr, false);
     if (!std::isfinite(E)) return false;
@@ -53,7 +51,6 @@ class StageResidual : public ResidualProblem {
  private:
   bool assemble(const VecX& v, SparseMat& J, bool project_psd) {
     VecX g(v.size());
-    if (J.nonZeros() != J_.nonZeros()) J = J_;
     const double E = objective_.evaluate(anchor_ + s_ * v, &g, &J, project_psd);
     if (!std::isfinite(E)) return false;
     objective_.reduce(g, &J);
@@ -63,7 +60,6 @@ class StageResidual : public ResidualProblem {
   Objective& objective_;
   const VecX& anchor_;
   double s_;
-  SparseMat J_;
 };
 
 }  // namespace

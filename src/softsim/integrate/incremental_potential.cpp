@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "softsim/core/sparsity_pattern.hpp"
+
 namespace softsim {
 
 IncrementalPotential::IncrementalPotential(const Model& model, ModelData& data) : model_(model), data_(data) {}
@@ -54,7 +56,7 @@ bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets, std:
 double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
   if (gradient) gradient->setZero(x.size());
   if (hessian) {
-    if (hessian->nonZeros() != hessian_pattern().nonZeros()) *hessian = hessian_pattern();
+    if (!same_sparsity_pattern(*hessian, hessian_pattern())) *hessian = hessian_pattern();
     std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
   }
   std::vector<Triplet>& dynamic = dynamic_hessian_;

@@ -19,7 +19,6 @@ SubspaceObjective::SubspaceObjective(Objective& positions_objective, const Subsp
 double SubspaceObjective::evaluate(const VecX& y, VecX* gradient, SparseMat* hessian, bool project_psd) {
   const VecX x = map_.positions(y);
   has_hessian_ = hessian != nullptr;
-  if (hessian && hessian_x_.nonZeros() != full_.hessian_pattern().nonZeros()) hessian_x_ = full_.hessian_pattern();
   const double E = full_.evaluate(x, gradient ? &gradient_x_ : nullptr, hessian ? &hessian_x_ : nullptr, project_psd);
   if (gradient) *gradient = map_.pull_back(gradient_x_);
   if (hessian) {

@@ -78,8 +78,7 @@ void SubspacePullBack::analyse(const SparseMat& H) {
   reduced_.resize(num_coordinates_, num_coordinates_);
   reduced_.setFromTriplets(entries.begin(), entries.end());
   reduced_.makeCompressed();
-  seen_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
-  seen_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
+  seen_.assign(H);
 }
 
 const SparseMat& SubspacePullBack::apply(const SparseMat& H_in) {
@@ -87,12 +86,7 @@ const SparseMat& SubspacePullBack::apply(const SparseMat& H_in) {
     throw std::invalid_argument("SubspacePullBack: H must be square with one row per DOF of the map");
   SparseMat storage;
   const SparseMat& H = compressed(H_in, storage);
-  const bool same_pattern =
-      static_cast<std::size_t>(H.nonZeros()) == seen_inner_.size() &&
-      seen_outer_.size() == static_cast<std::size_t>(H.outerSize()) + 1 &&
-      std::equal(seen_outer_.begin(), seen_outer_.end(), H.outerIndexPtr()) &&
-      std::equal(seen_inner_.begin(), seen_inner_.end(), H.innerIndexPtr());
-  if (!same_pattern) analyse(H);
+  if (!seen_.matches(H)) analyse(H);
 
   const int* outer = H.outerIndexPtr();
   const int* inner = H.innerIndexPtr();

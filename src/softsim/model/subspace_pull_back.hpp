@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
@@ -40,8 +41,7 @@ class SubspacePullBack {
   const SparseMat* by_rows_ = nullptr;
   const SparseMat* by_columns_ = nullptr;
   int num_dofs_ = 0, num_coordinates_ = 0;
-  // The pattern of H the reduced pattern was made for.
-  std::vector<int> seen_outer_, seen_inner_;
+  SparsityPattern seen_;  // the pattern of H the reduced pattern was made for
   std::vector<std::vector<int>> hb_rows_;  // per reduced column c: the rows of (H B)(:, c), ascending
   SparseMat reduced_;
   // Each thread's dense accumulators of one column, in positions and in coordinates, zero

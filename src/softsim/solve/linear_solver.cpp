@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/solve/blas_threads.hpp"
 
 #ifdef SOFTSIM_HAVE_CHOLMOD
@@ -43,7 +44,7 @@ class DenseCholesky : public LinearSolver {
     }
     const SparseMat& A = *compressed;
     const Eigen::Index n = A.rows();
-    if (!same_pattern(A)) analyze(A);
+    if (!pattern_.matches(A)) analyze(A);
     std::fill(envelope_.begin(), envelope_.end(), 0.0);
     double* L = envelope_.data();
     const double* values = A.valuePtr();
@@ -123,14 +124,7 @@ class DenseCholesky : public LinearSolver {
     return true;
   }
   // The envelope, and where each stored value of A goes in it, depend on the pattern only: kept
-  // while it is unchanged (compared exactly, O(nnz)), as the sparse direct solvers keep theirs.
-  // A is compressed.
-  bool same_pattern(const SparseMat& A) const {
-    return static_cast<Eigen::Index>(first_.size()) == A.rows() && !outer_.empty() &&
-           static_cast<std::size_t>(A.nonZeros()) == inner_.size() &&
-           std::equal(outer_.begin(), outer_.end(), A.outerIndexPtr()) &&
-           std::equal(inner_.begin(), inner_.end(), A.innerIndexPtr());
-  }
+  // while it is unchanged, as the sparse direct solvers keep theirs. A is compressed.
   void analyze(const SparseMat& A) {
     const Eigen::Index n = A.rows();
     const std::size_t rows = static_cast<std::size_t>(n);
@@ -163,8 +157,7 @@ class DenseCholesky : public LinearSolver {
         const Eigen::Index r = A.innerIndexPtr()[k];
         if (r >= c) position_[static_cast<std::size_t>(k)] = row_base_[static_cast<std::size_t>(r)] + c;  // the lower triangle is what is read
       }
-    outer_.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
-    inner_.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+    pattern_.assign(A);
   }
   std::vector<double> envelope_;        // L's envelope, packed by rows
   std::vector<std::ptrdiff_t> row_base_;  // per row i: L(i, j) = envelope_[row_base_[i] + j]
@@ -174,7 +167,7 @@ class DenseCholesky : public LinearSolver {
   // 1 / L(i, i): the solve multiplies, keeping divisions out of its chain of dependent rows.
   std::vector<double> inverse_diagonal_;
   std::vector<std::ptrdiff_t> position_;  // per stored value of A: its offset in envelope_, -1 above the diagonal
-  std::vector<int> outer_, inner_;      // the pattern analysed
+  SparsityPattern pattern_;             // the pattern analysed
   SparseMat copy_;                      // an uncompressed input, compressed
   bool factored_ = false;
 };
@@ -187,17 +180,12 @@ class DirectSolver : public LinearSolver {
   std::string name() const override { return name_; }
   bool requires_spd() const override { return spd_; }
   bool compute(const SparseMat& A) override {
-    // Contact changes the pattern between Newton iterations: compare it exactly (O(nnz)).
-    const bool same_pattern =
-        analyzed_ && A.rows() == rows_ && A.nonZeros() == static_cast<Eigen::Index>(inner_.size()) &&
-        std::equal(outer_.begin(), outer_.end(), A.outerIndexPtr()) &&
-        std::equal(inner_.begin(), inner_.end(), A.innerIndexPtr());
-    if (!same_pattern) {
+    // Contact changes the pattern between Newton iterations: compared exactly. An uncompressed
+    // A never matches, so it is analysed each time (the factorizations accept it).
+    if (!pattern_.matches(A)) {
       factorization_.analyzePattern(A);
-      analyzed_ = true;
-      rows_ = A.rows();
-      outer_.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
-      inner_.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+      if (A.isCompressed()) pattern_.assign(A);
+      else pattern_.clear();
     }
     factorization_.factorize(A);
     return factorization_.info() == Eigen::Success;
@@ -216,9 +204,7 @@ class DirectSolver : public LinearSolver {
   std::string name_;
   bool spd_;
   Factorization factorization_;
-  bool analyzed_ = false;
-  Eigen::Index rows_ = 0;
-  std::vector<int> outer_, inner_;
+  SparsityPattern pattern_;  // the pattern analysed
 };
 
 template <class Iterative>

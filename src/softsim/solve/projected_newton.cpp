@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "softsim/core/debug_output.hpp"
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/solve/newton_driver.hpp"
 #include "softsim/solve/rank_one_update.hpp"
 #include "softsim/solve/solver_timing.hpp"
@@ -30,13 +31,7 @@ class ProjectedNewton : public NewtonVariant {
         g_world_(workspace.world_gradient), g_trial_(workspace.trial_gradient), right_side_(workspace.right_side),
         rank_one_(workspace.rank_one) {
     const SparseMat& pattern = objective.hessian_pattern();
-    const bool same_pattern = H_.rows() == pattern.rows() && H_.cols() == pattern.cols() && H_.isCompressed() &&
-                              H_.nonZeros() == pattern.nonZeros() &&
-                              std::equal(pattern.outerIndexPtr(), pattern.outerIndexPtr() + pattern.outerSize() + 1,
-                                         H_.outerIndexPtr()) &&
-                              std::equal(pattern.innerIndexPtr(), pattern.innerIndexPtr() + pattern.nonZeros(),
-                                         H_.innerIndexPtr());
-    if (!same_pattern) H_ = pattern;
+    if (!same_sparsity_pattern(H_, pattern)) H_ = pattern;
     g_.resize(n);
     g_world_.resize(n);
     g_trial_.resize(n);
