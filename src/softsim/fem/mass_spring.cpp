@@ -47,25 +47,13 @@ void MassSpring<D>::declare_stencils(HessianLayout& layout) {
 
 template <int D>
 double MassSpring<D>::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
-  constexpr int N = 2 * D;
-  return assemble_stencils<2, D>(*layout_, set_, out, [&](int e, Eigen::Matrix<double, N, 1>* grad,
-                                                          Eigen::Matrix<double, N, N>* hess) {
+  // [[H, -H], [-H, H]] has the eigenvalues of 2H and zeros: projecting H projects the block.
+  return assemble_difference_stencils<D>(*layout_, set_, out, [&](int e, VecD<D>* grad, MatD<D>* hess) {
     const VecD<D> d = x.segment<D>(edges_(e, 0) * D) - x.segment<D>(edges_(e, 1) * D);
     const double l2 = rest_length_sq_[e], inverse_l2 = inverse_rest_length_sq_[e];
     const double strain = d.squaredNorm() * inverse_l2 - 1.0;
-    if (grad) {
-      const VecD<D> g = 2.0 * stiffness_ * strain * d;  // grad_1 of Li & Jiang 2025, §4.3
-      grad->template head<D>() = g;
-      grad->template tail<D>() = -g;
-    }
-    if (hess) {
-      // [[H, -H], [-H, H]] has the eigenvalues of 2H and zeros: projecting H projects the block.
-      const MatD<D> Hd = spring_block<D>(d, inverse_l2, stiffness_, out.project_psd);
-      hess->template topLeftCorner<D, D>() = Hd;
-      hess->template bottomRightCorner<D, D>() = Hd;
-      hess->template topRightCorner<D, D>() = -Hd;
-      hess->template bottomLeftCorner<D, D>() = -Hd;
-    }
+    if (grad) *grad = 2.0 * stiffness_ * strain * d;  // grad_1 of Li & Jiang 2025, §4.3
+    if (hess) *hess = spring_block<D>(d, inverse_l2, stiffness_, out.project_psd);
     return 0.5 * l2 * stiffness_ * strain * strain;
   });
 }
