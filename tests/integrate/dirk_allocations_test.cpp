@@ -138,5 +138,17 @@ TEST_F(DirkAllocations, SquareDroppedOnTheGroundStepsAllocateNothing) {
   EXPECT_EQ(allocations_per_run("square_drop", 5, 395), 0);
 }
 
+// Lagged friction against the slope (an analytic obstacle) does not allocate per contact: its
+// frames compute in fixed-capacity vectors (VecUpTo3), where dynamic Eigen vectors made about
+// half of them. What it still allocates, a few times per evaluation and not per contact (the
+// positions as rows, the contact list, the friction assembly's buffers), is bounded here: 200
+// steps of the sliding square (mu 0.11, steps 50-250) make 21.6 a step, against 49.1 before.
+TEST_F(DirkAllocations, FrictionOnTheSlopeAllocatesPerEvaluationNotPerContact) {
+  const int steps = 200;
+  const long count = allocations_per_run("square_on_slope_mu0.11", 50, steps);
+  EXPECT_GT(count, 0);  // not yet allocation-free: when it is, tighten this test to 0
+  EXPECT_LT(count, 25 * steps) << static_cast<double>(count) / steps << " per step";
+}
+
 }  // namespace
 }  // namespace softsim

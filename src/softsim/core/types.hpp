@@ -17,6 +17,10 @@ template <int D>
 using VecD = Eigen::Matrix<double, D, 1>;
 template <int D>
 using MatD = Eigen::Matrix<double, D, D>;
+// A point, direction or D x D block of a scene whose dimension (2 or 3) is known at run time
+// only: sized then, stored inline (never on the heap), so per-contact code allocates nothing.
+using VecUpTo3 = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
+using MatUpTo3 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 3, 3>;
 using SparseMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 using Triplet = Eigen::Triplet<double, int>;
 // Vertex positions in rows (n x dim, dim = 2 or 3): collision geometry, broad phase, contact.

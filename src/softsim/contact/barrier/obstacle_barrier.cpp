@@ -73,7 +73,7 @@ void ObstacleBarrier::declare_stencils(HessianLayout& layout) {
 namespace {
 
 template <int D>
-double signed_distance_dynamic(const AnalyticObstacle& o, const VecX& p, VecX* grad, MatX* hess) {
+double signed_distance_dynamic(const AnalyticObstacle& o, const VecUpTo3& p, VecUpTo3* grad, MatUpTo3* hess) {
   VecD<D> g;
   MatD<D> H;
   const double d = signed_distance_jet<D>(o, p.head<D>(), grad ? &g : nullptr, hess ? &H : nullptr);
@@ -84,12 +84,12 @@ double signed_distance_dynamic(const AnalyticObstacle& o, const VecX& p, VecX* g
 
 }  // namespace
 
-double ObstacleBarrier::signed_distance(const VecX& p, VecX* grad, MatX* hess) const {
+double ObstacleBarrier::signed_distance(const VecUpTo3& p, VecUpTo3* grad, MatUpTo3* hess) const {
   return dim_ == 3 ? signed_distance_dynamic<3>(obstacle_, p, grad, hess)
                    : signed_distance_dynamic<2>(obstacle_, p, grad, hess);
 }
 
-void ObstacleBarrier::relative_position(const VecX& x, int i, VecX& out) const {
+void ObstacleBarrier::relative_position(const VecX& x, int i, VecUpTo3& out) const {
   if (dim_ == 3) out = relative_point<3>(x, i);
   else out = relative_point<2>(x, i);
 }

@@ -31,10 +31,10 @@ class ObstacleBarrier : public Energy {
 
   // Signed distance of a point with its gradient and Hessian (when non-null), the obstacle at its
   // rest pose; a moving obstacle's distance at x is that of relative_position(x, i).
-  double signed_distance(const VecX& p, VecX* grad, MatX* hess) const;
+  double signed_distance(const VecUpTo3& p, VecUpTo3* grad, MatUpTo3* hess) const;
   // x_i, or for a moving obstacle x_i - (x_a - x_a at rest): vertex i seen from the rest pose.
   // Written into `out` (sized to dim), whose storage a loop over vertices reuses.
-  void relative_position(const VecX& x, int i, VecX& out) const;
+  void relative_position(const VecX& x, int i, VecUpTo3& out) const;
   int pose_vertex() const { return pose_; }
   const AnalyticObstacle& obstacle() const { return obstacle_; }
 

@@ -18,6 +18,7 @@
 #include <array>
 
 #include "softsim/contact/stencil/contact_stencil.hpp"
+#include "softsim/core/types.hpp"
 #include "softsim/core/dual.hpp"
 #include "softsim/core/jet.hpp"  // value_of(double)
 
@@ -220,9 +221,9 @@ typename FrictionFrame<S>::Basis tangent_projector(const N& n) {
 template <class S, class Grad, class Hess, class Dir>
 Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> unit_normal_of_distance(const Grad& g, const Hess& H, const Dir& dp) {
   const double gn = g.norm();
-  const Eigen::VectorXd n = g / gn;
-  const Eigen::VectorXd Hdp = H * dp;
-  const Eigen::VectorXd dn = Hdp / gn - n * (n.dot(Hdp) / gn);
+  const VecUpTo3 n = g / gn;
+  const VecUpTo3 Hdp = H * dp;
+  const VecUpTo3 dn = Hdp / gn - n * (n.dot(Hdp) / gn);
   Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3, 1> out(n.size());
   for (Eigen::Index k = 0; k < n.size(); ++k) out[k] = scalar_with_derivative<S>(n[k], dn[k]);
   return out;

@@ -86,7 +86,7 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
     std::vector<FrictionContact> contacts;
-    VecX grad, relative;  // reused from vertex to vertex
+    VecUpTo3 grad, relative;
     const int pose = barrier_.pose_vertex();
     const VertexRows V = as_rows(x, dim_);  // gathered from once, not copied per contact
     for (std::size_t i = 0; i < weights_.size(); ++i) {
@@ -115,8 +115,8 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
   template <class S>
   FrictionFrame<S> frame_on(const EvalContext&, const FrictionContact& c, const S* x) const {
     const bool moving = c.stencil.num_vertices == 2;
-    VecX xv(dim_), dx(dim_), grad;
-    MatX hess;
+    VecUpTo3 xv(dim_), dx(dim_), grad;
+    MatUpTo3 hess;
     for (int r = 0; r < dim_; ++r) {
       xv[r] = value_of(x[r]);
       dx[r] = derivative_of(x[r]);
