@@ -31,10 +31,18 @@ class DirkStepper : public Stepper {
   void load(ArchiveReader& in) override { stage_.load(in); }
 
  private:
+  // The method's stages from (x0, v0) at t0, into q1_, v1_, in positions or in coordinates.
+  template <class Space>
+  void stages(Space space, const VecX& x0, const VecX& v0, double t0, double h, StepResult& result);
+  // A model evaluated in its coordinates (StageSolver::in_coordinates) steps (y, y_dot): from the
+  // state's own when it defers its positions and holds them, from x and v otherwise; x and v are
+  // written unless deferred (State).
+  StepResult step_in_coordinates(State& state, double h);
+
   StageSolver stage_;
   Method method_;
-  // The step's start and result, kept from step to step (swapped with the state's), so that
-  // backward Euler and the implicit midpoint rule allocate nothing per step.
+  // The step's start and result (positions or coordinates), kept from step to step (swapped with
+  // the state's), so that backward Euler and the implicit midpoint rule allocate nothing per step.
   VecX x0_, v0_, q1_, v1_, q_mid_, v_mid_;
 };
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "softsim/integrate/rayleigh_damping.hpp"
+#include "softsim/integrate/reduced_incremental_potential.hpp"
 #include "softsim/solve/damped_newton.hpp"
 #include "softsim/solve/inexact_newton.hpp"
 #include "softsim/solve/projected_newton.hpp"
@@ -70,6 +71,7 @@ StageSolver::StageSolver(const Model& model, const StepperOptions& options)
   if (!model.subspace.empty() && residual)
     throw std::invalid_argument("bodies in a subspace (affine bodies) are solved in the potential form only");
   subspace_objective_ = make_subspace_objective(objective_, model);
+  coordinates_ = dynamic_cast<ReducedIncrementalPotential*>(subspace_objective_.get());
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
                                num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;
@@ -140,15 +142,17 @@ VecX StageSolver::solve_mass(const VecX& f) {
   return a;
 }
 
-void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref, double w_d, double t_stage,
-                        double velocity_scale, StepResult& result) {
+Stage StageSolver::stage_at(double t_stage) const {
   // Time-dependent penalty targets follow the stage: a stage ending at t0 + c h pulls towards
   // x^n + c h v (the first TR-BDF2 stage ends at t0 + h/2, generalized-alpha's unknown lives at
   // t0 + (1 - alpha_f) h).
   Stage stage = Stage::step(t_start_, h_);
   stage.fraction = h_ > 0.0 ? std::clamp((t_stage - t_start_) / h_, 0.0, 1.0) : 1.0;
   if (std::abs(stage.fraction - 1.0) < 1e-9) stage.fraction = 1.0;  // end-of-step stages use the targets exactly
-  objective_.set_step(std::move(stage), q_pred, 1.0, w, q_ref, w_d);
+  return stage;
+}
+
+NewtonOptions StageSolver::stage_newton_options(double velocity_scale) const {
   NewtonOptions newton = options_.newton;
   newton.step_scale = velocity_scale;
   if (options_.semi_implicit) {
@@ -156,6 +160,20 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
     newton.tolerance = 0.0;  // always take (and accept) the one iteration
     newton.gradient_tolerance = -1.0;
   }
+  return newton;
+}
+
+void StageSolver::accept_semi_implicit(NewtonResult& r, const VecX& q) const {
+  if (options_.semi_implicit && r.iterations == 1 && q.allFinite()) {
+    r.converged = true;
+    r.failure.clear();
+  }
+}
+
+void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref, double w_d, double t_stage,
+                        double velocity_scale, StepResult& result) {
+  objective_.set_step(stage_at(t_stage), q_pred, 1.0, w, q_ref, w_d);
+  const NewtonOptions newton = stage_newton_options(velocity_scale);
   model_.boundary.apply_positions(q, model_.rest_positions, t_stage);
   history_.clear();
   // Terms that ask for it after a converged solve (penalty-driven motions that missed their
@@ -193,10 +211,7 @@ void StageSolver::solve(VecX& q, const VecX& q_pred, double w, const VecX& q_ref
         r = damped_newton(problem, v, *solver_, residual_newton, &history_);
       q = anchor + velocity_scale * v;
     }
-    if (options_.semi_implicit && r.iterations == 1 && q.allFinite()) {
-      r.converged = true;
-      r.failure.clear();
-    }
+    accept_semi_implicit(r, q);
     result.accumulate(r);
     if (attempt >= kMaxPenaltyRetries || !result.converged || !model_.after_solve(objective_.stage(), data_, q)) break;
   }
@@ -208,6 +223,38 @@ void StageSolver::dirk_stage(const VecX& Q, const VecX& V, double k, double t_st
   stage_predictor_ = Q + k * V;  // into kept storage: no allocation per stage
   solve(q_s, stage_predictor_, k * k, Q, k, t_stage, k, result);
   v_s = (q_s - Q) / k;
+}
+
+void StageSolver::begin_step_in_coordinates(double t, double h) {
+  t_start_ = t;
+  h_ = h;
+}
+
+VecX StageSolver::acceleration_in_coordinates(const VecX& y, const VecX& y_dot) {
+  VecX g;
+  coordinates_->potential(y, &g);
+  if (model_.rayleigh_alpha != 0.0) g += model_.rayleigh_alpha * (coordinates_->reduced_mass() * y_dot);
+  return -coordinates_->solve_reduced_mass(g);
+}
+
+void StageSolver::dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage,
+                                            const VecX& y_start, VecX& y_s, VecX& v_s, StepResult& result) {
+  static const VecX kNoPositions;  // the stage's predictor and reference are given in coordinates
+  y_s = y_start;
+  stage_predictor_ = Q + k * V;
+  objective_.set_step(stage_at(t_stage), kNoPositions, 1.0, k * k, kNoPositions, k);
+  coordinates_->set_coordinate_step(stage_predictor_, Q);
+  history_.clear();
+  NewtonResult r = projected_newton(*coordinates_, y_s, *solver_, stage_newton_options(k), &history_, &newton_workspace_);
+  accept_semi_implicit(r, y_s);
+  result.accumulate(r);
+  v_s = (y_s - Q) / k;
+}
+
+double StageSolver::potential_in_coordinates(const VecX& y) { return coordinates_->potential(y, nullptr); }
+
+double StageSolver::kinetic_energy_in_coordinates(const VecX& y_dot) const {
+  return 0.5 * y_dot.dot(coordinates_->reduced_mass() * y_dot);
 }
 
 }  // namespace softsim

@@ -20,6 +20,8 @@
 
 namespace softsim {
 
+class ReducedIncrementalPotential;
+
 class StageSolver {
  public:
   static constexpr int kMaxPenaltyRetries = 30;
@@ -51,6 +53,22 @@ class StageSolver {
   void dirk_stage(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& x_start, VecX& q_s, VecX& v_s,
                   StepResult& result);
 
+  // A model evaluated without leaving its coordinates (reduced bodies by cubature:
+  // reduced_incremental_potential.hpp) is stepped in them: the stage's vectors are y and y_dot
+  // (x = offset + B y), and nothing in a step is proportional to the mesh. The three calls below
+  // are begin_step, acceleration and dirk_stage in coordinates; such a model has no step hooks
+  // (its only terms are cubature elasticities) and no Dirichlet DOF that moves (a reduced
+  // body's basis is zero at its fixed DOFs).
+  bool in_coordinates() const { return coordinates_ != nullptr; }
+  void begin_step_in_coordinates(double t, double h);
+  // -(B^T M B)^-1 (grad P(y) + alpha B^T M B y_dot): the Galerkin acceleration.
+  VecX acceleration_in_coordinates(const VecX& y, const VecX& y_dot);
+  void dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& y_start,
+                                 VecX& y_s, VecX& v_s, StepResult& result);
+  // The model's potential and kinetic energy at (y, y_dot), in coordinates.
+  double potential_in_coordinates(const VecX& y);
+  double kinetic_energy_in_coordinates(const VecX& y_dot) const;
+
   const Model& model() const { return model_; }
   // The run's data: every term's adaptive and lagged data (model_data.hpp).
   const ModelData& data() const { return data_; }
@@ -68,6 +86,7 @@ class StageSolver {
   IncrementalPotential objective_;
   // The same objective over the subspace coordinates when the model has bodies in a subspace.
   std::unique_ptr<SubspaceObjective> subspace_objective_;
+  ReducedIncrementalPotential* coordinates_ = nullptr;  // subspace_objective_ when it stays in coordinates
   std::unique_ptr<LinearSolver> solver_;
   double t_start_ = 0.0, h_ = 0.0;  // of the current step
   SparseMat damping_;  // alpha M + beta K(x^n), frozen at the step start
@@ -77,6 +96,12 @@ class StageSolver {
   VecX inverse_lumped_mass_;
   bool mass_ready_ = false;
   std::vector<double> history_;
+  // The stage of the current step that ends at t_stage (time-dependent targets follow it), and
+  // the Newton options of a stage whose unknown is velocity_scale times its velocity.
+  Stage stage_at(double t_stage) const;
+  NewtonOptions stage_newton_options(double velocity_scale) const;
+  // A semi-implicit stage accepts its one iteration.
+  void accept_semi_implicit(NewtonResult& r, const VecX& q) const;
   // Kept from stage to stage so that a step of an unchanged problem allocates nothing: the
   // Newton solver's buffers and a DIRK stage's predictor.
   NewtonWorkspace newton_workspace_;

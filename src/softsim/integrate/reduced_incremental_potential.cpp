@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -123,15 +125,33 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
       offset_T_[row] = map.offset[dof];
       for (SparseMat::InnerIterator it(map.basis_t, dof); it; ++it) triplets.emplace_back(row, it.row(), it.value());
     }
-  U_T_.resize(rows, map.num_coordinates());
-  U_T_.setFromTriplets(triplets.begin(), triplets.end());
-  U_T_t_ = U_T_.transpose();
-  reduced_mass_ = map.pull_back(model.mass_matrix());
-  reduced_mass_factor_.compute(MatX(reduced_mass_));
+  SparseMat U_T(rows, map.num_coordinates());
+  U_T.setFromTriplets(triplets.begin(), triplets.end());
+  U_T_ = MatX(U_T);
+  reduced_mass_ = MatX(map.pull_back(model.mass_matrix()));
+  reduced_mass_factor_.compute(reduced_mass_);
   if (reduced_mass_factor_.info() != Eigen::Success || reduced_mass_factor_.vectorD().minCoeff() <= 0.0)
     throw std::invalid_argument("ReducedIncrementalPotential: the reduced mass matrix is not positive definite");
   reduced_force_ = map.pull_back(model.external_force());
   offset_work_ = map.offset.dot(model.external_force());
+
+  const int r = map.num_coordinates();
+  column_bound_entry_ = VecX::Zero(r);
+  column_bound_vertex_ = VecX::Zero(r);
+  for (int c = 0; c < r; ++c) {
+    int vertex = -1;
+    double sum = 0.0;
+    for (SparseMat::InnerIterator it(map.basis, c); it; ++it) {  // rows ascending
+      const double a = std::abs(it.value());
+      column_bound_entry_[c] = std::max(column_bound_entry_[c], a);
+      if (it.row() / dim != vertex) {
+        vertex = static_cast<int>(it.row() / dim);
+        sum = 0.0;
+      }
+      sum += a;
+      column_bound_vertex_[c] = std::max(column_bound_vertex_[c], sum);
+    }
+  }
 }
 
 ReducedIncrementalPotential::~ReducedIncrementalPotential() = default;
@@ -153,26 +173,50 @@ ReducedIncrementalPotential::MassQuadratic ReducedIncrementalPotential::mass_qua
 void ReducedIncrementalPotential::refresh_step() {
   if (configuration_seen_ == positions_.configuration_count()) return;
   configuration_seen_ = positions_.configuration_count();
+  coordinate_step_ = false;
   if (positions_.inertia_weight() != 0.0) inertia_ = mass_quadratic(positions_.predictor());
   if (positions_.damping_weight() != 0.0) damping_ = mass_quadratic(positions_.damping_reference());
 }
 
-double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, SparseMat* hessian, bool project_psd) {
-  refresh_step();
+void ReducedIncrementalPotential::set_coordinate_step(const VecX& predictor, const VecX& damping_reference) {
+  configuration_seen_ = positions_.configuration_count();  // refresh_step keeps these
+  coordinate_step_ = true;
+  inertia_ = {predictor, 0.0};
+  damping_ = {damping_reference, 0.0};
+}
+
+double ReducedIncrementalPotential::step_norm(const VecX& p, int vertex_l1_dim) const {
+  if (!coordinate_step_ || (vertex_l1_dim > 0 && vertex_l1_dim != model_.dim()))
+    return SubspaceObjective::step_norm(p, vertex_l1_dim);
+  const VecX& bound = vertex_l1_dim > 0 ? column_bound_vertex_ : column_bound_entry_;
+  return bound.dot(p.cwiseAbs());
+}
+
+double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, VecX* gradient,
+                                                       SparseMat* compact_hessian, bool project_psd) {
   const Model& compact = compact_->model;
-  const double w = positions_.potential_weight();
   VecX g_T;
-  SparseMat H_T;
   if (gradient) g_T.setZero(compact.num_dofs());
-  if (hessian) H_T = compact.layout().pattern();  // zero values
+  if (compact_hessian) *compact_hessian = compact.layout().pattern();  // zero values
   std::vector<Triplet> dynamic;
-  AssemblyOutputs out{gradient ? &g_T : nullptr, hessian ? &H_T : nullptr, w, project_psd,
-                      hessian ? &dynamic : nullptr};
+  AssemblyOutputs out{gradient ? &g_T : nullptr, compact_hessian, w, project_psd,
+                      compact_hessian ? &dynamic : nullptr};
   double E = compact.potential(EvalContext{positions_.stage(), compact_->data}, cubature_positions(q), out);
   if (!dynamic.empty()) throw std::logic_error("ReducedIncrementalPotential: an elasticity wrote outside its stencils");
   // The constant forces' work, -x . f = -(offset . f + q . B^T f).
   E -= w * (offset_work_ + q.dot(reduced_force_));
-  if (gradient) *gradient = U_T_t_ * g_T - w * reduced_force_;
+  if (gradient) *gradient = U_T_.transpose() * g_T - w * reduced_force_;
+  return E;
+}
+
+double ReducedIncrementalPotential::potential(const VecX& y, VecX* gradient) {
+  return weighted_potential(y, 1.0, gradient, nullptr, false);
+}
+
+double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, SparseMat* hessian, bool project_psd) {
+  refresh_step();
+  SparseMat H_T;
+  double E = weighted_potential(q, positions_.potential_weight(), gradient, hessian ? &H_T : nullptr, project_psd);
   double mass_weight = 0.0;
   // inertia w_i/2 (x - x_pred)^T M (x - x_pred) and mass damping w_d alpha/2 (x - x_ref)^T M (x - x_ref)
   auto add_quadratic = [&](const MassQuadratic& m, double weight) {
@@ -186,10 +230,13 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
   add_quadratic(inertia_, positions_.inertia_weight());
   add_quadratic(damping_, positions_.damping_weight() * model_.rayleigh_alpha);
   if (hessian) {
-    const SparseMat HU = H_T * U_T_;
-    SparseMat reduced = U_T_t_ * HU;
+    const MatX HU = H_T * U_T_;
+    MatX reduced = U_T_.transpose() * HU;
     if (mass_weight != 0.0) reduced += mass_weight * reduced_mass_;
-    *hessian = hessian_pattern() + reduced;  // every entry of `reduced` lies in the pattern
+    // Every non-zero of `reduced` lies in the pattern (bodies' blocks; zeros between bodies).
+    *hessian = hessian_pattern();
+    for (int c = 0; c < hessian->outerSize(); ++c)
+      for (SparseMat::InnerIterator it(*hessian, c); it; ++it) it.valueRef() = reduced(it.row(), c);
   }
   return E;
 }

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <stdexcept>
 
+#include "softsim/model/state.hpp"
 #include "softsim/model/subspace_pull_back.hpp"
 
 namespace softsim {
@@ -12,6 +13,15 @@ SparseMat SubspaceMap::pull_back(const SparseMat& H) const { return SubspacePull
 double SubspaceMap::distance_from_range(const VecX& x) const {
   if (empty()) return 0.0;
   return (x - positions(coordinates(x))).lpNorm<Eigen::Infinity>();
+}
+
+void update_positions(const SubspaceMap& map, State& state) {
+  if (state.positions_current) return;
+  // Into the state's own storage (views on x and v, as Python's, stay valid).
+  state.x.noalias() = map.basis * state.y;
+  state.x += map.offset;
+  state.v.noalias() = map.basis * state.y_dot;
+  state.positions_current = true;
 }
 
 void SubspaceMapBuilder::add_group(const std::vector<int>& vertices, const MatX& weights) {

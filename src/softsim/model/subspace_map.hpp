@@ -34,6 +34,12 @@ struct SubspaceMap {
   double distance_from_range(const VecX& x) const;
 };
 
+struct State;
+// Writes a state's positions and velocities from its coordinates when a step in coordinates left
+// them behind (State::defer_positions): x = offset + B y, v = B y_dot. Does nothing when they
+// are current.
+void update_positions(const SubspaceMap& map, State& state);
+
 // Assembles a map from groups of vertices, each following its own coordinates: either per-vertex
 // weights over "handles" (vertex i's position is sum_k w_ik c_k with c_k a dim-vector of
 // coordinates; an affine body's handles are t and the columns of A, with weights 1 and the
