@@ -217,6 +217,8 @@ void bind_simulation(py::module_& m) {
              options.steps = steps;
              options.quiet = !progress;
              options.resume = resume;
+             // x and v are numpy views on the state: they must follow every step.
+             options.defer_positions = false;
              if (resume && !out_dir) throw py::value_error("resume=True needs out_dir (the folder of the run to continue)");
              return std::make_unique<PySimulation>(scene, std::move(options));
            }),

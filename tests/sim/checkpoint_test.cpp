@@ -97,6 +97,14 @@ std::vector<ResumeCase> resume_cases() {
                    with_integrator(clamped_box(), {{"type", "bdf2ere"}, {"modes", 4}, {"refresh_every", 0}})});
   cases.push_back({"ere", with_integrator(clamped_box(), {{"type", "ere"}})});
   cases.push_back({"constraint_contact", constraint_box()});
+  // Stepped in its coordinates with deferred positions: the run continues from the coordinates
+  // it stopped at, not from its positions taken back to coordinates (round-off apart).
+  for (const char* integrator : {"backward_euler", "trapezoidal"}) {
+    json s = with_integrator(clamped_box(), {{"type", integrator}});
+    s["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 6}, {"cubature", {{"elements", 8}}}};
+    s["contact"] = {{"enabled", false}};
+    cases.push_back({std::string("reduced_cubature_in_coordinates_") + integrator, s});
+  }
   // Position-based: nothing is carried between steps but the state (the multipliers restart
   // every substep); obstacle friction and a swinging clamped box.
   cases.push_back({"xpbd_obstacle_friction", [&] {

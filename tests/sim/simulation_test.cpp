@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
@@ -116,6 +117,90 @@ TEST(Simulation, InterruptWritesACheckpointThatResumesBitwise) {
   }
   EXPECT_EQ(resumed.state().x, whole.state().x);
   EXPECT_EQ(resumed.state().v, whole.state().v);
+}
+
+// A cantilever reduced to 8 modes + derivatives, its elasticity by cubature: stepped in its
+// coordinates, so the run defers its positions (RunOptions::defer_positions).
+nlohmann::json reduced_cantilever_scene() {
+  return R"json({
+    "dim": 3, "time": {"dt": 0.01, "steps": 30}, "gravity": [0, -9.81, 0],
+    "bodies": [{"name": "beam", "generator": {"type": "box", "size": [1.0, 0.2, 0.2], "resolution": [6, 1, 1]},
+                "fixed": [{"box": [[-0.51, -1, -1], [-0.49, 1, 1]]}],
+                "material": {"model": "neo_hookean", "E": 1e5, "nu": 0.3, "density": 1000},
+                "reduction": {"basis": "modes+derivatives", "size": 8, "cubature": {"elements": 12}}}],
+    "contact": {"enabled": false},
+    "output": {"every": 10, "checkpoint_every": 30, "formats": ["vtu"]}
+  })json"_json;
+}
+
+// Deferred positions change nothing a run reports: the stats' energies (taken in coordinates)
+// and the state at every frame and at the end are those of a run that writes its positions every
+// step, to round-off; state() brings them up to date between steps, and a change made through it
+// is what the next step starts from.
+TEST(Simulation, DeferredPositionsReportWhatEveryStepPositionsReport) {
+  const Scene scene = parse_scene(reduced_cantilever_scene(), "reduced.json");
+  const Model model = build_model(scene);
+  test::TempDir dir("simulation_deferred");
+  auto options = [&](const char* name, bool defer) {
+    RunOptions o;
+    o.out_dir = dir.path() / name;
+    o.quiet = true;
+    o.defer_positions = defer;
+    return o;
+  };
+  Simulation deferred(scene, model, options("deferred", true));
+  Simulation every_step(scene, model, options("every_step", false));
+  double largest_sag = 0.0;
+  for (int n = 1; n <= 30; ++n) {
+    ASSERT_TRUE(deferred.step() || n == 30);
+    ASSERT_TRUE(every_step.step() || n == 30);
+    const StepStats &a = deferred.last(), &b = every_step.last();
+    EXPECT_NEAR(a.kinetic, b.kinetic, 1e-12 * std::max(1.0, std::abs(b.kinetic))) << "step " << n;
+    EXPECT_NEAR(a.potential, b.potential, 1e-12 * std::max(1.0, std::abs(b.potential))) << "step " << n;
+    EXPECT_EQ(a.min_distance, b.min_distance);
+    if (n % 7 == 0) {  // read between steps: up to date
+      const State& sa = std::as_const(deferred).state();
+      EXPECT_TRUE(sa.positions_current);
+      EXPECT_LT((sa.x - every_step.state().x).lpNorm<Eigen::Infinity>(), 1e-12) << "step " << n;
+      largest_sag = std::max(largest_sag, (sa.x - model.rest_positions).lpNorm<Eigen::Infinity>());
+    }
+  }
+  EXPECT_GT(largest_sag, 1e-3);
+  EXPECT_GT(deferred.last().kinetic, 0.0);
+  deferred.finish();
+  every_step.finish();
+  const Checkpoint a = read_checkpoint(checkpoint_path(dir.path() / "deferred"));
+  const Checkpoint b = read_checkpoint(checkpoint_path(dir.path() / "every_step"));
+  EXPECT_LT((a.state.x - b.state.x).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_LT((a.state.v - b.state.v).lpNorm<Eigen::Infinity>(), 1e-10);
+}
+
+TEST(Simulation, AStateChangedBetweenDeferredStepsIsWhatTheNextStepReads) {
+  nlohmann::json j = reduced_cantilever_scene();
+  const Scene scene = parse_scene(j, "reduced.json");
+  const Model model = build_model(scene);
+  Simulation a(scene, model, RunOptions{.out_dir = {}, .quiet = true});
+  Simulation b(scene, model, RunOptions{.out_dir = {}, .quiet = true, .defer_positions = false});
+  for (int n = 0; n < 5; ++n) {
+    a.step();
+    b.step();
+  }
+  // Both thrown back to rest at the step-5 time: the next steps start from there.
+  for (Simulation* s : {&a, &b}) {
+    s->state().x = model.rest_positions;
+    s->state().v.setZero();
+  }
+  for (int n = 0; n < 5; ++n) {
+    a.step();
+    b.step();
+  }
+  const VecX& xa = std::as_const(a).state().x;
+  EXPECT_LT((xa - b.state().x).lpNorm<Eigen::Infinity>(), 1e-12);
+  // And the same as 5 steps from rest at t = 0 (gravity is constant): the reset took effect.
+  Simulation c(scene, model, RunOptions{.out_dir = {}, .quiet = true});
+  for (int n = 0; n < 5; ++n) c.step();
+  EXPECT_LT((xa - std::as_const(c).state().x).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_GT((xa - model.rest_positions).lpNorm<Eigen::Infinity>(), 1e-4);
 }
 
 TEST(Steering, MotionsAndObstaclesByNameWithClearMessages) {

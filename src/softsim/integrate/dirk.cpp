@@ -95,6 +95,11 @@ StepResult DirkStepper::step(State& state, double h) {
   return result;
 }
 
+std::pair<double, double> DirkStepper::energies_in_coordinates(const State& state) {
+  if (!stage_.in_coordinates() || !state.coordinates_current) return Stepper::energies_in_coordinates(state);
+  return {stage_.kinetic_energy_in_coordinates(state.y_dot), stage_.potential_in_coordinates(state.y)};
+}
+
 StepResult DirkStepper::step_in_coordinates(State& state, double h) {
   const SubspaceMap& map = stage_.model().subspace;
   StepResult result;

@@ -29,6 +29,8 @@ class DirkStepper : public Stepper {
   const ModelData& data() const override { return stage_.data(); }
   void save(ArchiveWriter& out) const override { stage_.save(out); }
   void load(ArchiveReader& in) override { stage_.load(in); }
+  bool steps_in_coordinates() const override { return stage_.in_coordinates(); }
+  std::pair<double, double> energies_in_coordinates(const State& state) override;
 
  private:
   // The method's stages from (x0, v0) at t0, into q1_, v1_, in positions or in coordinates.

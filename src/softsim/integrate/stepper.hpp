@@ -46,6 +46,12 @@ class Stepper {
   // Constraint contact: every contact of the last step with its force (normal and tangential
   // multipliers); null for steppers without contact multipliers.
   virtual const std::vector<ContactForce>* contact_forces() const { return nullptr; }
+  // Whether the stepper steps a model in a subspace in its coordinates (State::y): a driver may
+  // then defer the positions (State::defer_positions) and take the energies there.
+  virtual bool steps_in_coordinates() const { return false; }
+  // The kinetic and potential energy of a state it stepped in coordinates, from y and y_dot only
+  // (the values Model::potential and kinetic_energy give at its positions, to round-off).
+  virtual std::pair<double, double> energies_in_coordinates(const State& state);
   // Checkpoints (sim/checkpoint.hpp): everything the stepper carries from one step to the next
   // (the run's data, a multistep method's previous step, a carried acceleration, the modes), so
   // that a run continued from a checkpoint ends bitwise where an uninterrupted one does. load()

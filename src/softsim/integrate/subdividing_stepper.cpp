@@ -6,17 +6,18 @@ SubdividingStepper::SubdividingStepper(std::unique_ptr<Stepper> inner, int max_h
     : inner_(std::move(inner)), max_halvings_(max_halvings) {}
 
 StepResult SubdividingStepper::step(State& state, double h) {
-  start_ = state;
+  copy_state(state, start_);
   StepResult first = inner_->step(state, h);
   if (first.converged || max_halvings_ <= 0) return first;
-  const State after_first = state;
-  state = start_;
+  State after_first;
+  copy_state(state, after_first);
+  copy_state(start_, state);
   StepResult result = halves(state, h, 1);
   result.add_costs(first);
   if (!result.converged) {
     // Every cutback failed too: report the full step's own attempt, as without cutback, so the
     // run's clock still advances by h (on_failure "continue").
-    state = after_first;
+    copy_state(after_first, state);
     result.substeps = 1;
     result.residual = first.residual;
     result.failure = first.failure + " (also with the step halved " + std::to_string(max_halvings_) + " times)";
@@ -29,11 +30,12 @@ StepResult SubdividingStepper::halves(State& state, double h, int depth) {
   total.substeps = 0;
   const double t_end = state.t + h;
   for (int half = 0; half < 2; ++half) {
-    const State start = state;
+    State start;
+    copy_state(state, start);
     StepResult r = inner_->step(state, 0.5 * h);
     if (!r.converged && depth < max_halvings_) {
       const StepResult failed = r;
-      state = start;
+      copy_state(start, state);
       r = halves(state, 0.5 * h, depth + 1);
       r.add_costs(failed);
     }

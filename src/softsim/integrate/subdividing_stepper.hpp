@@ -25,6 +25,10 @@ class SubdividingStepper : public Stepper {
   const ModelData& data() const override { return inner_->data(); }
   void save(ArchiveWriter& out) const override { inner_->save(out); }
   void load(ArchiveReader& in) override { inner_->load(in); }
+  bool steps_in_coordinates() const override { return inner_->steps_in_coordinates(); }
+  std::pair<double, double> energies_in_coordinates(const State& state) override {
+    return inner_->energies_in_coordinates(state);
+  }
 
  private:
   StepResult halves(State& state, double h, int depth);

@@ -25,4 +25,20 @@ struct State {
   bool positions_current = true;  // x and v are this state's (false only while deferred)
 };
 
+// to = from, without the positions a deferred step left behind (they are not the state's, and
+// update_positions writes them from y): copying a state stepped in coordinates costs nothing in
+// proportion to the mesh. Storage is reused where the sizes allow.
+inline void copy_state(const State& from, State& to) {
+  if (from.positions_current) {
+    to.x = from.x;
+    to.v = from.v;
+  }
+  to.t = from.t;
+  to.y = from.y;
+  to.y_dot = from.y_dot;
+  to.coordinates_current = from.coordinates_current;
+  to.defer_positions = from.defer_positions;
+  to.positions_current = from.positions_current;
+}
+
 }  // namespace softsim

@@ -14,7 +14,8 @@ namespace softsim {
 namespace {
 
 constexpr std::string_view kMagic = "SOFTSIM CHECKPOINT\n";
-constexpr std::int64_t kVersion = 1;
+// 2: the state's subspace coordinates (State::y, y_dot) after its positions and velocities.
+constexpr std::int64_t kVersion = 2;
 constexpr std::size_t kHeaderBytes = kMagic.size() + 3 * sizeof(std::int64_t);
 
 std::string payload_of(const Checkpoint& c) {
@@ -33,6 +34,9 @@ std::string payload_of(const Checkpoint& c) {
   out.vector(c.state.x);
   out.vector(c.state.v);
   out.real(c.state.t);
+  out.vector(c.state.y);
+  out.vector(c.state.y_dot);
+  out.integer(c.state.coordinates_current ? 1 : 0);
   out.tag("frames");
   out.integer(static_cast<std::int64_t>(c.frames.size()));
   for (const PvdEntry& e : c.frames) {
@@ -66,6 +70,14 @@ Checkpoint checkpoint_of(std::string_view payload) {
   c.state.t = in.real();
   if (c.state.x.size() != c.state.v.size())
     throw ArchiveError(fmt::format("{} positions but {} velocities", c.state.x.size(), c.state.v.size()));
+  // A run stepped in coordinates continues from the very coordinates it stopped at (positions
+  // taken back to coordinates differ from them by round-off).
+  c.state.y = in.vector();
+  c.state.y_dot = in.vector();
+  c.state.coordinates_current = in.integer(0, 1, "coordinates flag") == 1;
+  if (c.state.y.size() != c.state.y_dot.size())
+    throw ArchiveError(fmt::format("{} coordinates but {} rates", c.state.y.size(), c.state.y_dot.size()));
+  if (c.state.coordinates_current && c.state.y.size() == 0) throw ArchiveError("current coordinates but none stored");
   in.expect("frames");
   const auto frames = in.integer(0, static_cast<std::int64_t>(payload.size()), "frame count");
   c.frames.resize(frames);

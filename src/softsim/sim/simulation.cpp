@@ -7,11 +7,13 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/integrate/constraint/corrective_motion.hpp"
+#include "softsim/model/subspace_map.hpp"
 #include "softsim/io/atomic_file.hpp"
 #include "softsim/scene/analytic_obstacles.hpp"
 #include "softsim/scene/scene_stepper.hpp"
@@ -117,6 +119,12 @@ struct Simulation::Impl {
   std::ofstream stats, contact_forces;
   StepStats last;
   bool ended = false, finished = false;
+  // The state's positions are written only when needed (RunOptions::defer_positions).
+  bool deferred = false;
+  State& current_state() {
+    update_positions(model.subspace, state);
+    return state;
+  }
 
   double wall_seconds() const {
     return earlier_wall_seconds + std::chrono::duration<double>(clock::now() - start).count();
@@ -126,7 +134,7 @@ struct Simulation::Impl {
   }
   void frame(int step) {
     if (!writes || last_frame == step) return;
-    frames->write(state, step, stepper->data());
+    frames->write(current_state(), step, stepper->data());
     last_frame = step;
   }
   void save_checkpoint(int step);
@@ -163,6 +171,9 @@ void Simulation::Impl::open() {
     last_frame = c.step;
     progress = Progress(steps, scene.dt, options.quiet);
   }
+  deferred = options.defer_positions && stepper->steps_in_coordinates() && tracker.header().empty() &&
+             !stepper->contact_forces();
+  state.defer_positions = deferred;
   last.step = next_step - 1;
   last.t = state.t;
   last.min_distance = HUGE_VAL;  // measured by the steps (their contact data)
@@ -206,7 +217,7 @@ void Simulation::Impl::save_checkpoint(int step) {
   c.scene_file = checkpoint_scene_file(scene.file);
   c.step = step;
   c.steps_requested = steps;
-  c.state = state;
+  c.state = current_state();
   c.failed_steps = report.failed_steps;
   c.subdivided_steps = report.subdivided_steps;
   c.wall_seconds = wall_seconds();
@@ -228,29 +239,43 @@ bool Simulation::Impl::step() {
     return false;
   }
   const auto step_start = clock::now();
-  // Stepped on a copy: steppers may move new vectors into the state they are given, and the
-  // run's state keeps its buffers (views on them, as Python's, stay valid) by copying back.
-  work.x = state.x;
-  work.v = state.v;
-  work.t = state.t;
-  StepResult r = stepper->step(work, scene.dt);
-  state.x = work.x;
-  state.v = work.v;
-  state.t = work.t;
+  StepResult r;
+  if (deferred) {
+    r = stepper->step(state, scene.dt);  // positions left as they are (no vector moved in)
+  } else {
+    // Stepped on a copy: steppers may move new vectors into the state they are given, and the
+    // run's state keeps its buffers (views on them, as Python's, stay valid) by copying back.
+    copy_state(state, work);
+    r = stepper->step(work, scene.dt);
+    state.x = work.x;
+    state.v = work.v;
+    state.t = work.t;
+    state.y = work.y;
+    state.y_dot = work.y_dot;
+    state.coordinates_current = work.coordinates_current;
+  }
   const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
-  const bool finite = state.x.allFinite() && state.v.allFinite();
   StepStats s;
   s.step = step;
   s.t = state.t;
   s.newton_iterations = r.newton_iterations;
   s.linear_iterations = r.linear_iterations;
   s.residual = r.residual;
-  s.kinetic = kinetic_energy(model, state.v);
-  // The potential as the step that ended here evaluates it at its end (moving penalty
-  // targets at the step's end, lagged friction from the step's start).
-  s.potential =
-      model.potential(EvalContext{Stage::step(state.t - scene.dt, scene.dt), stepper->data()}, state.x, AssemblyOutputs{});
-  s.min_distance = min_contact_distance(model, stepper->data(), state.x);
+  bool finite;
+  if (deferred) {
+    // Such a model has no contact: its terms are cubature elasticities only.
+    finite = state.y.allFinite() && state.y_dot.allFinite();
+    std::tie(s.kinetic, s.potential) = stepper->energies_in_coordinates(state);
+    s.min_distance = HUGE_VAL;
+  } else {
+    finite = state.x.allFinite() && state.v.allFinite();
+    s.kinetic = kinetic_energy(model, state.v);
+    // The potential as the step that ended here evaluates it at its end (moving penalty
+    // targets at the step's end, lagged friction from the step's start).
+    s.potential = model.potential(EvalContext{Stage::step(state.t - scene.dt, scene.dt), stepper->data()}, state.x,
+                                  AssemblyOutputs{});
+    s.min_distance = min_contact_distance(model, stepper->data(), state.x);
+  }
   s.wall_ms = wall_ms;
   s.krylov_dimension = r.krylov_dimension;
   s.converged = r.converged;
@@ -350,8 +375,12 @@ bool Simulation::running() const { return !impl_->ended; }
 int Simulation::steps_requested() const { return impl_->steps; }
 const StepStats& Simulation::last() const { return impl_->last; }
 const RunReport& Simulation::report() const { return impl_->report; }
-State& Simulation::state() { return impl_->state; }
-const State& Simulation::state() const { return impl_->state; }
+State& Simulation::state() {
+  State& state = impl_->current_state();
+  state.coordinates_current = false;  // the caller may change x or v: the next step reads them
+  return state;
+}
+const State& Simulation::state() const { return impl_->current_state(); }
 const Stepper& Simulation::stepper() const { return *impl_->stepper; }
 void Simulation::write_frame() { impl_->frame(impl_->next_step - 1); }
 

@@ -26,6 +26,12 @@ struct RunOptions {
   // Continue the run whose checkpoint is in out_dir (sim/checkpoint.hpp), appending to its
   // frames, stats.csv and summary.json.
   bool resume = false;
+  // A model stepped in its coordinates (reduced bodies by cubature: docs/subspace-bodies.md)
+  // writes its positions only when a frame, a checkpoint or state() needs them, and its stats'
+  // energies are taken in coordinates (the same values), so a step costs nothing in proportion
+  // to the mesh. Off: the positions every step (views kept on state().x follow the run; the
+  // Python module). Ignored for other models, and when stats.csv tracks bodies (output.track).
+  bool defer_positions = true;
 };
 
 enum class RunStatus { Ok, Failed, Interrupted };
@@ -82,7 +88,9 @@ class Simulation {
   int steps_requested() const;
   const StepStats& last() const;  // the last finished step (step 0: the initial state)
   const RunReport& report() const;
-  State& state();  // between steps: may be changed (positions, velocities)
+  // Between steps: may be changed (positions, velocities). Both bring deferred positions up to
+  // date first (RunOptions::defer_positions); the mutable one also makes the next step read them.
+  State& state();
   const State& state() const;
   const Stepper& stepper() const;
   // Writes a frame of the current state (also written every output.every steps and at the end).
