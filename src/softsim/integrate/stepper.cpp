@@ -19,7 +19,6 @@ std::pair<double, double> Stepper::energies_in_coordinates(const State&) {
   throw std::logic_error(name() + " does not step in coordinates");
 }
 
-
 void StepResult::accumulate(const NewtonResult& r) {
   converged = converged && r.converged;
   newton_iterations += r.iterations;

@@ -247,12 +247,7 @@ bool Simulation::Impl::step() {
     // run's state keeps its buffers (views on them, as Python's, stay valid) by copying back.
     copy_state(state, work);
     r = stepper->step(work, scene.dt);
-    state.x = work.x;
-    state.v = work.v;
-    state.t = work.t;
-    state.y = work.y;
-    state.y_dot = work.y_dot;
-    state.coordinates_current = work.coordinates_current;
+    copy_state(work, state);
   }
   const double wall_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
   StepStats s;
