@@ -9,6 +9,7 @@
 #include "softsim/scene/reduced_basis_file.hpp"
 #include "softsim/scene/scene_sections.hpp"
 #include "softsim/subspace/affine_body.hpp"
+#include "softsim/subspace/affine_elasticity.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 #include "softsim/subspace/body_bases.hpp"
 #include "softsim/subspace/body_cubature.hpp"
@@ -103,6 +104,31 @@ void fit_cubature_now(Model& model, const Scene& scene, int b, const ReducedBasi
                                                                              : ""));
 }
 
+// An elastic affine body's elements all have the same F (subspace/affine_elasticity.hpp): its
+// elasticity is counted by one element, exactly, which is what lets it be evaluated in the
+// body's coordinates (integrate/reduced_incremental_potential.hpp) at the cost of one element.
+void count_affine_elasticity_by_one_element(Model& model, const Scene& scene) {
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    Body& body = model.bodies[b];
+    if (scene.bodies[b].kind != BodyKind::affine || body.elasticity_term < 0) continue;
+    Energy& term = *model.energies()[body.elasticity_term];
+    std::vector<double> weights;
+    if (model.dim() == 2) {
+      if (auto* solid = dynamic_cast<SimplexElasticity<2>*>(&term)) {
+        weights = affine_one_element_weights(*solid, model.rest_positions);
+        if (!weights.empty()) solid->set_element_weights(weights);
+      }
+    } else if (auto* solid = dynamic_cast<SimplexElasticity<3>*>(&term)) {
+      weights = affine_one_element_weights(*solid, model.rest_positions);
+      if (!weights.empty()) solid->set_element_weights(weights);
+    }
+    if (!weights.empty())
+      body.mesh.notes.push_back(fmt::format("elasticity counted exactly by one of its {} elements (an affine body's "
+                                            "elements share one deformation gradient)",
+                                            weights.size()));
+  }
+}
+
 }  // namespace
 
 void add_affine_potentials(Model& model, const Scene& scene) {
@@ -170,6 +196,7 @@ void add_subspace_map(Model& model, const Scene& scene) {
   if (model.subspace.distance_from_range(model.rest_positions) > 1e-9 * size)
     throw InputError(fmt::format("{}: an affine body's initial positions are not an affine image of its mesh",
                                  scene.source()));
+  count_affine_elasticity_by_one_element(model, scene);
   const double speed = std::max(1e-300, model.initial_velocity.lpNorm<Eigen::Infinity>());
   if ((model.initial_velocity - model.subspace.to_positions(model.subspace.to_coordinates(model.initial_velocity)))
           .lpNorm<Eigen::Infinity>() > 1e-8 * speed)
