@@ -17,7 +17,7 @@ struct State {
   VecX x;
   VecX v;
   double t = 0.0;
-  VecX y, y_dot;
+  VecX y{}, y_dot{};  // initialised, so that State{x, v, t} leaves them empty without a warning
   // y and y_dot are this state's coordinates (set by a step in coordinates). A driver that sets
   // defer_positions and then changes x or v must clear it, so that the next step reads them.
   bool coordinates_current = false;
