@@ -1,8 +1,10 @@
-// The incremental potential evaluated in reduced coordinates only (integrate/
+// The incremental potential evaluated body by body in reduced coordinates (integrate/
 // reduced_incremental_potential.hpp), on reduced cantilevers with a fitted cubature, gravity, a
-// load, mass damping and a predictor off the basis: the same value, gradient, Hessian and step
-// filter as the positions path (SubspaceObjective: evaluate in positions, eliminate, pull back),
-// derivatives against finite differences, the same Newton solution, and the models it refuses.
+// load, mass damping and a predictor off the basis, and on models with terms in positions
+// (contact with an obstacle and between bodies, lagged friction, the orthogonality potential):
+// the same value, gradient, Hessian and step filter as the positions path (SubspaceObjective:
+// evaluate in positions, eliminate, pull back), derivatives against finite differences, the same
+// Newton solution, and the models it refuses.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -48,16 +50,65 @@ nlohmann::json reduced_cantilever(int dim) {
   return j;
 }
 
+// The cantilever resting 8 mm above an obstacle plane with dhat 1 cm: barrier and lagged friction
+// active on its bottom vertices, IPC self-contact on (no pair near).
+nlohmann::json reduced_cantilever_on_obstacle(int dim) {
+  nlohmann::json j = reduced_cantilever(dim);
+  j["contact"] = {{"dhat", 0.01}, {"kappa", 1e4}, {"friction", {{"mu", 0.3}}}};
+  const double bottom = dim == 2 ? -0.125 : -0.1;
+  nlohmann::json point = dim == 2 ? nlohmann::json{0.0, bottom - 0.008} : nlohmann::json{0.0, bottom - 0.008, 0.0};
+  nlohmann::json normal = dim == 2 ? nlohmann::json{0.0, 1.0} : nlohmann::json{0.0, 1.0, 0.0};
+  j["obstacles"] = {{{"name", "ground"}, {"type", "plane"}, {"point", point}, {"normal", normal}}};
+  return j;
+}
+
+// Two elastic affine squares, the upper one with an orthogonality potential, 6 mm apart and 6 mm
+// above the ground (dhat 1 cm): contact pairs between the bodies, with the ground, and friction.
+nlohmann::json stacked_affine_squares() {
+  return R"json({
+    "dim": 2, "gravity": [0, -9.81],
+    "contact": {"dhat": 0.01, "kappa": 1e4, "friction": {"mu": 0.3}},
+    "obstacles": [{"name": "ground", "type": "plane", "point": [0, -0.506], "normal": [0, 1]}],
+    "bodies": [
+      {"name": "lower", "kind": "affine", "generator": {"type": "rectangle", "size": [1, 1], "resolution": [4, 4]},
+       "material": {"model": "neo_hookean", "E": 2e4, "nu": 0.4, "density": 1000}},
+      {"name": "upper", "kind": "affine", "affine": {"stiffness": 1e5},
+       "generator": {"type": "rectangle", "size": [0.6, 0.6], "resolution": [3, 3]},
+       "transform": {"translate": [0.1, 0.806]},
+       "material": {"model": "neo_hookean", "E": 2e4, "nu": 0.4, "density": 500}}
+    ]
+  })json"_json;
+}
+
 // The positions path and the reduced one over the same staged potential (a predictor off the
 // basis, so the inertia's residual terms count).
 struct Fixture : test::StagedPotential {
   std::unique_ptr<SubspaceObjective> pulled_back;
   std::unique_ptr<ReducedIncrementalPotential> reduced;
-  explicit Fixture(int dim)
-      : StagedPotential([dim] { return build_model(parse_scene(reduced_cantilever(dim), "cantilever.json")); }),
+  explicit Fixture(const nlohmann::json& scene)
+      : StagedPotential([scene] { return build_model(parse_scene(scene, "scene.json")); }),
         pulled_back(std::make_unique<SubspaceObjective>(positions, model.subspace)),
         reduced(std::make_unique<ReducedIncrementalPotential>(positions, model)) {}
+  explicit Fixture(int dim) : Fixture(reduced_cantilever(dim)) {}
 };
+
+// Projected Newton from q0 on both paths: the same iterations, a solution that moved by more
+// than `moved` and agrees to `agreement` relative.
+void expect_the_same_newton_solution(Fixture& f, const VecX& q0, double tolerance, double moved, double agreement) {
+  const int r = f.model.subspace.num_coordinates();
+  NewtonOptions options;
+  options.tolerance = tolerance;
+  options.step_scale = 0.01;
+  VecX q_a = q0, q_b = q0;
+  auto solver_a = make_linear_solver("auto", r), solver_b = make_linear_solver("auto", r);
+  const NewtonResult a = projected_newton(*f.pulled_back, q_a, *solver_a, options);
+  const NewtonResult b = projected_newton(*f.reduced, q_b, *solver_b, options);
+  ASSERT_TRUE(a.converged) << a.failure;
+  ASSERT_TRUE(b.converged) << b.failure;
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_GT((q_a - q0).norm(), moved);
+  EXPECT_LT((q_a - q_b).lpNorm<Eigen::Infinity>(), agreement * q_a.lpNorm<Eigen::Infinity>());
+}
 
 class ReducedIncrementalPotentialTest : public testing::TestWithParam<int> {};
 
@@ -102,23 +153,81 @@ TEST_P(ReducedIncrementalPotentialTest, DerivativesMatchFiniteDifferences) {
 
 TEST_P(ReducedIncrementalPotentialTest, NewtonReachesTheSameSolution) {
   Fixture f(GetParam());
-  const int r = f.model.subspace.num_coordinates();
-  NewtonOptions options;
-  options.tolerance = 1e-12;
-  options.step_scale = 0.01;
-  VecX q_a = VecX::Zero(r), q_b = VecX::Zero(r);
-  auto solver_a = make_linear_solver("auto", r), solver_b = make_linear_solver("auto", r);
-  const NewtonResult a = projected_newton(*f.pulled_back, q_a, *solver_a, options);
-  const NewtonResult b = projected_newton(*f.reduced, q_b, *solver_b, options);
-  ASSERT_TRUE(a.converged) << a.failure;
-  ASSERT_TRUE(b.converged) << b.failure;
-  EXPECT_EQ(a.iterations, b.iterations);
-  EXPECT_GT(q_a.norm(), 1e-3);  // the beam sags: a solve that moved
-  EXPECT_LT((q_a - q_b).lpNorm<Eigen::Infinity>(), 1e-10 * q_a.lpNorm<Eigen::Infinity>());
+  // The beam sags: a solve that moves.
+  expect_the_same_newton_solution(f, VecX::Zero(f.model.subspace.num_coordinates()), 1e-12, 1e-3, 1e-10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dimensions, ReducedIncrementalPotentialTest, testing::Values(2, 3),
                          [](const testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "D"; });
+
+// Terms in positions: 0 the reduced cantilever on an obstacle in 2D, 1 in 3D, 2 the stacked
+// affine squares.
+nlohmann::json contact_scene(int which) {
+  return which == 2 ? stacked_affine_squares() : reduced_cantilever_on_obstacle(which + 2);
+}
+
+class ReducedIncrementalPotentialInContact : public testing::TestWithParam<int> {};
+
+TEST_P(ReducedIncrementalPotentialInContact, EqualsThePositionsPathWithContactActive) {
+  Fixture f(contact_scene(GetParam()));
+  ASSERT_EQ(reduced_evaluation_obstacle(f.model), "");
+  ASSERT_TRUE(f.reduced->has_positions_terms());
+  const SubspaceMap& map = f.model.subspace;
+  // Contact is active at rest: the obstacle's barrier and friction push the bodies (the
+  // gradient differs from the same model's without contact terms' share, which the positions
+  // terms' count below shows).
+  double gap = HUGE_VAL;
+  for (const auto& term : f.model.energies()) gap = std::min(gap, term->min_contact_distance(f.model.rest_positions));
+  ASSERT_LT(gap, 0.01);
+  const double amplitude = GetParam() == 2 ? 1e-3 : 2e-3;
+  for (int seed : {1, 2, 3}) {
+    const VecX q = map.coordinates(f.model.rest_positions) + random_perturbation(map.num_coordinates(), amplitude, seed);
+    VecX g_a, g_b;
+    SparseMat H_a = f.pulled_back->hessian_pattern(), H_b = f.reduced->hessian_pattern();
+    const double E_a = f.pulled_back->evaluate(q, &g_a, &H_a, true);
+    const double E_b = f.reduced->evaluate(q, &g_b, &H_b, true);
+    ASSERT_TRUE(std::isfinite(E_a)) << "seed " << seed;
+    f.pulled_back->reduce(g_a, &H_a);
+    f.reduced->reduce(g_b, &H_b);
+    EXPECT_NEAR(E_a, E_b, 1e-12 * std::abs(E_a)) << "seed " << seed;
+    EXPECT_LT(relative_error(g_b, g_a), 1e-11) << "seed " << seed;
+    EXPECT_LT(relative_error(MatX(H_b), MatX(H_a)), 1e-11) << "seed " << seed;
+    if (GetParam() == 2) {
+      EXPECT_GT(H_b.nonZeros(), f.reduced->hessian_pattern().nonZeros());  // pairs of bodies
+    }
+    EXPECT_NEAR(f.pulled_back->evaluate(q, nullptr, nullptr, false), f.reduced->evaluate(q, nullptr, nullptr, false),
+                1e-12 * std::abs(E_a));
+    // A step down into the ground (a clamped beam's modes reach it in part): CCD, a term in
+    // positions, stops both at the same fraction.
+    VecX fall = VecX::Zero(f.model.num_dofs());
+    for (int v = 0; v < f.model.num_vertices(); ++v) fall[v * f.model.dim() + 1] = -5.0;
+    const VecX down = map.to_coordinates(fall) + random_perturbation(map.num_coordinates(), 1e-3, seed + 10);
+    const double alpha = f.reduced->max_step_fraction(q, down);
+    EXPECT_LT(alpha, 1.0);
+    EXPECT_NEAR(alpha, f.pulled_back->max_step_fraction(q, down), 1e-12);
+  }
+}
+
+TEST_P(ReducedIncrementalPotentialInContact, DerivativesMatchFiniteDifferences) {
+  Fixture f(contact_scene(GetParam()));
+  const SubspaceMap& map = f.model.subspace;
+  const VecX q = map.coordinates(f.model.rest_positions) + random_perturbation(map.num_coordinates(), 1e-3, 4);
+  const test::DerivativeErrors errors = test::objective_derivative_errors(*f.reduced, q);
+  EXPECT_LT(errors.gradient, 1e-6);
+  EXPECT_LT(errors.hessian, 1e-6);
+}
+
+TEST_P(ReducedIncrementalPotentialInContact, NewtonReachesTheSameSolution) {
+  Fixture f(contact_scene(GetParam()));
+  expect_the_same_newton_solution(f, f.model.subspace.coordinates(f.model.rest_positions), 1e-10, 1e-5, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ReducedIncrementalPotentialInContact, testing::Values(0, 1, 2),
+                         [](const testing::TestParamInfo<int>& info) {
+                           return std::string(info.param == 0   ? "CantileverOnObstacle2D"
+                                              : info.param == 1 ? "CantileverOnObstacle3D"
+                                                                : "StackedAffineSquares");
+                         });
 
 // The steppers take the reduced path by themselves where the model allows it, and only there.
 TEST(ReducedIncrementalPotential, ChosenForCubatureModelsOnly) {
@@ -135,8 +244,13 @@ TEST(ReducedIncrementalPotential, ChosenForCubatureModelsOnly) {
   beta["damping"]["beta"] = 0.01;
   EXPECT_EQ(refused(beta), "stiffness-proportional damping (beta)");
   nlohmann::json contact = reduced_cantilever(2);
-  contact.erase("contact");  // self-contact, by default
-  EXPECT_EQ(refused(contact), "the term 'ipc_contact' is evaluated in positions");
+  contact.erase("contact");  // self-contact, by default: evaluated in positions, pulled back
+  EXPECT_EQ(refused(contact), "");
+  nlohmann::json free_body = stacked_affine_squares();
+  free_body["bodies"][0].erase("kind");  // an FEM square among affine ones
+  EXPECT_EQ(refused(free_body), "an elasticity counts every element (no cubature)");
+  // The affine squares' elasticities are counted by one element each.
+  EXPECT_EQ(refused(stacked_affine_squares()), "");
   nlohmann::json full_body = reduced_cantilever(2);
   full_body["bodies"][0].erase("reduction");
   EXPECT_EQ(refused(full_body), "no body in a subspace");

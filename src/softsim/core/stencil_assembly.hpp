@@ -9,6 +9,7 @@
 
 #include "softsim/core/hessian_layout.hpp"
 #include "softsim/core/parallel.hpp"
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
@@ -22,6 +23,20 @@ struct AssemblyOutputs {
   // entries here instead of writing into the fixed pattern; null when no Hessian is wanted.
   std::vector<Triplet>* dynamic_hessian = nullptr;
 };
+
+// Outputs for one evaluation, in storage the caller keeps between evaluations: the gradient set
+// to `size` zeros and the Hessian to `pattern` with zero values (its storage reused while the
+// pattern is the same), each only when asked for (null otherwise); the contact entries cleared.
+inline AssemblyOutputs zeroed_outputs(VecX* gradient, SparseMat* hessian, std::vector<Triplet>& dynamic,
+                                      Eigen::Index size, const SparseMat& pattern, double weight, bool project_psd) {
+  if (gradient) gradient->setZero(size);
+  if (hessian) {
+    if (!same_sparsity_pattern(*hessian, pattern)) *hessian = pattern;
+    std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
+  }
+  dynamic.clear();
+  return {gradient, hessian, weight, project_psd, hessian ? &dynamic : nullptr};
+}
 
 // The loop every stencil assembly shares: one stencil set, colour by colour, in parallel within
 // a colour; per_stencil(e) evaluates stencil e, scatters it (no two stencils of a colour share a

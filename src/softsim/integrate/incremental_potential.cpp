@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "softsim/core/sparsity_pattern.hpp"
 
 namespace softsim {
 
@@ -54,14 +53,9 @@ bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets, std:
 }  // namespace
 
 double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
-  if (gradient) gradient->setZero(x.size());
-  if (hessian) {
-    if (!same_sparsity_pattern(*hessian, hessian_pattern())) *hessian = hessian_pattern();
-    std::fill(hessian->valuePtr(), hessian->valuePtr() + hessian->nonZeros(), 0.0);
-  }
   std::vector<Triplet>& dynamic = dynamic_hessian_;
-  dynamic.clear();
-  AssemblyOutputs out{gradient, hessian, potential_weight_, project_psd, hessian ? &dynamic : nullptr};
+  const AssemblyOutputs out =
+      zeroed_outputs(gradient, hessian, dynamic, x.size(), hessian_pattern(), potential_weight_, project_psd);
   const EvalContext ctx = context();
   double E = model_.potential(ctx, x, out);
   if (inertia_weight_ != 0.0) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "softsim/fem/penalty_motion.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 
 namespace softsim {
@@ -18,10 +19,15 @@ const SimplexElasticity<D>* as_elasticity(const Energy& term) {
   return dynamic_cast<const SimplexElasticity<D>*>(&term);
 }
 
+// Why `term` stops the evaluation by bodies: an elasticity that counts every element, or one
+// whose rotations are frozen over the whole mesh, or a term that holds DOFs (their elimination
+// is in positions). Other terms are evaluated in positions.
 template <int D>
-std::string elasticity_obstacle(const Energy& term) {
+std::string term_obstacle(const Energy& term) {
+  if (dynamic_cast<const PenaltyMotion*>(&term))
+    return fmt::format("the term '{}' holds DOFs (a motion prescribed by a penalty)", term.name());
   const SimplexElasticity<D>* elasticity = as_elasticity<D>(term);
-  if (!elasticity) return fmt::format("the term '{}' is evaluated in positions", term.name());
+  if (!elasticity) return "";
   if (elasticity->element_weights().empty()) return "an elasticity counts every element (no cubature)";
   if (elasticity->material()->uses_frozen_rotation())
     return "a material with rotations frozen per step (they are computed over the whole mesh)";
@@ -36,11 +42,20 @@ std::string reduced_evaluation_obstacle(const Model& model) {
   if (model.constraint_contact) return "constraint contact";
   if (model.rayleigh_beta != 0.0) return "stiffness-proportional damping (beta)";
   if (model.boundary.has_slip()) return "slip conditions";
-  if (model.energies().empty()) return "no elasticity";
   for (const auto& term : model.energies()) {
-    const std::string why = model.dim() == 2 ? elasticity_obstacle<2>(*term) : elasticity_obstacle<3>(*term);
+    const std::string why = model.dim() == 2 ? term_obstacle<2>(*term) : term_obstacle<3>(*term);
     if (!why.empty()) return why;
   }
+  // A vertex outside every body in a subspace is a block of its own dim coordinates; its terms
+  // would all be pulled back entry by entry (a full FEM body among affine ones): the positions
+  // path does that better.
+  const SubspaceBlocks blocks = subspace_blocks(model.subspace, model.dim());
+  std::vector<int> dofs_of_block(blocks.num_blocks(), 0);
+  for (int k : blocks.block_of_dof)
+    if (k >= 0) ++dofs_of_block[k];
+  for (int k = 0; k < blocks.num_blocks(); ++k)
+    if (blocks.width(k) == model.dim() && dofs_of_block[k] == model.dim())
+      return "a vertex with DOFs of its own (a body outside any subspace)";
   // A fixed DOF must not move with any coordinate (a reduced body's basis is zero there), so
   // that nothing is left to eliminate.
   const std::vector<char>& fixed = model.boundary.fixed_dofs();
@@ -96,39 +111,77 @@ void add_cubature_elements(const SimplexElasticity<D>& term, const Model& model,
 }  // namespace
 
 ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& positions_objective, const Model& model)
-    : SubspaceObjective(positions_objective, model.subspace), positions_(positions_objective), model_(model) {
+    : SubspaceObjective(positions_objective, model.subspace),
+      positions_(positions_objective),
+      model_(model),
+      blocks_(subspace_blocks(model.subspace, model.dim())),
+      hessian_blocks_(blocks_) {
   const std::string why = reduced_evaluation_obstacle(model);
   if (!why.empty()) throw std::invalid_argument("ReducedIncrementalPotential: " + why);
   const int dim = model.dim();
-  compact_ = std::make_unique<Compact>(dim);
+  auto compact = std::make_unique<Compact>(dim);
   std::unordered_map<int, int> local_of;
   for (const auto& term : model.energies()) {
-    if (dim == 2)
-      add_cubature_elements<2>(*as_elasticity<2>(*term), model, compact_->model, local_of, compact_->global_vertex);
+    if (dim == 2 && as_elasticity<2>(*term))
+      add_cubature_elements<2>(*as_elasticity<2>(*term), model, compact->model, local_of, compact->global_vertex);
+    else if (dim == 3 && as_elasticity<3>(*term))
+      add_cubature_elements<3>(*as_elasticity<3>(*term), model, compact->model, local_of, compact->global_vertex);
     else
-      add_cubature_elements<3>(*as_elasticity<3>(*term), model, compact_->model, local_of, compact_->global_vertex);
+      positions_terms_.push_back(term.get());
   }
-  // The compact model's mass is never used (inertia is B^T M B of the whole model), but a model
-  // needs one per vertex.
-  for (int v = 0; v < compact_->model.num_vertices(); ++v) compact_->model.add_lumped_mass(v, 1.0);
-  compact_->model.finalize();
-  compact_->data = ModelData(compact_->model);
+  if (compact->model.num_vertices() > 0) {
+    // The compact model's mass is never used (inertia is B^T M B of the whole model), but a
+    // model needs one per vertex.
+    for (int v = 0; v < compact->model.num_vertices(); ++v) compact->model.add_lumped_mass(v, 1.0);
+    compact->model.finalize();
+    compact->data = ModelData(compact->model);
+    compact_ = std::move(compact);
+  }
 
-  // U_T: row (v, a) of the compact model is row (global_vertex[v], a) of B.
   const SubspaceMap& map = model.subspace;
-  const int rows = compact_->model.num_dofs();
-  std::vector<Triplet> triplets;
-  offset_T_.resize(rows);
-  for (int v = 0; v < compact_->model.num_vertices(); ++v)
-    for (int a = 0; a < dim; ++a) {
-      const int row = v * dim + a, dof = compact_->global_vertex[v] * dim + a;
-      offset_T_[row] = map.offset[dof];
-      for (SparseMat::InnerIterator it(map.basis_t, dof); it; ++it) triplets.emplace_back(row, it.row(), it.value());
+  if (compact_) {
+    // The compact DOFs by body: runs of vertices of one block (a vertex whose DOFs are all fixed
+    // has zero rows and joins the run it is in). Elements never span bodies, and each body's
+    // elements are added together, so each block is one run.
+    const int rows = compact_->model.num_dofs();
+    offset_T_.resize(rows);
+    std::vector<char> seen(blocks_.num_blocks(), 0);
+    for (int v = 0; v < compact_->model.num_vertices(); ++v) {
+      int block = -1;
+      for (int a = 0; a < dim; ++a) {
+        const int dof = compact_->global_vertex[v] * dim + a;
+        offset_T_[v * dim + a] = map.offset[dof];
+        if (blocks_.block_of_dof[dof] >= 0) block = blocks_.block_of_dof[dof];
+      }
+      if (block < 0 || (!compact_blocks_.empty() && compact_blocks_.back().block == block)) {
+        if (compact_blocks_.empty()) compact_blocks_.push_back({block, 0, 0, {}});
+        compact_blocks_.back().num_dofs += dim;
+        continue;
+      }
+      if (compact_blocks_.size() == 1 && compact_blocks_[0].block < 0) {
+        compact_blocks_[0].block = block;  // fixed vertices came first
+      } else {
+        if (seen[block]) throw std::logic_error("ReducedIncrementalPotential: a body's cubature vertices are not contiguous");
+        compact_blocks_.push_back({block, v * dim, 0, {}});
+      }
+      seen[block] = 1;
+      compact_blocks_.back().num_dofs += dim;
     }
-  SparseMat U_T(rows, map.num_coordinates());
-  U_T.setFromTriplets(triplets.begin(), triplets.end());
-  U_T_ = MatX(U_T);
-  reduced_mass_ = MatX(map.pull_back(model.mass_matrix()));
+    if (!compact_blocks_.empty() && compact_blocks_[0].block < 0) compact_blocks_.clear();  // all fixed
+    for (CompactBlock& cb : compact_blocks_) {
+      cb.U.setZero(cb.num_dofs, blocks_.width(cb.block));
+      for (int row = 0; row < cb.num_dofs; ++row) {
+        const int local = cb.first_dof + row;
+        const int dof = compact_->global_vertex[local / dim] * dim + local % dim;
+        if (blocks_.block_of_dof[dof] < 0) continue;
+        if (blocks_.block_of_dof[dof] != cb.block)
+          throw std::logic_error("ReducedIncrementalPotential: a cubature element spans two bodies");
+        for (int p = blocks_.row_start[dof]; p < blocks_.row_start[dof + 1]; ++p)
+          cb.U(row, blocks_.row_column[p]) = blocks_.row_value[p];
+      }
+    }
+  }
+  reduced_mass_ = map.pull_back(model.mass_matrix());
   reduced_mass_factor_.compute(reduced_mass_);
   if (reduced_mass_factor_.info() != Eigen::Success || reduced_mass_factor_.vectorD().minCoeff() <= 0.0)
     throw std::invalid_argument("ReducedIncrementalPotential: the reduced mass matrix is not positive definite");
@@ -156,7 +209,16 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
 
 ReducedIncrementalPotential::~ReducedIncrementalPotential() = default;
 
-int ReducedIncrementalPotential::num_cubature_vertices() const { return compact_->model.num_vertices(); }
+int ReducedIncrementalPotential::num_cubature_vertices() const { return compact_ ? compact_->model.num_vertices() : 0; }
+
+void ReducedIncrementalPotential::to_compact(const VecX& p, bool with_offset, VecX& out) const {
+  if (with_offset)
+    out = offset_T_;
+  else
+    out.setZero(offset_T_.size());
+  for (const CompactBlock& cb : compact_blocks_)
+    out.segment(cb.first_dof, cb.num_dofs).noalias() += cb.U * p.segment(blocks_.start[cb.block], cb.U.cols());
+}
 
 ReducedIncrementalPotential::MassQuadratic ReducedIncrementalPotential::mass_quadratic(const VecX& z) const {
   const SubspaceMap& map = model_.subspace;
@@ -192,31 +254,62 @@ double ReducedIncrementalPotential::step_norm(const VecX& p, int vertex_l1_dim) 
   return bound.dot(p.cwiseAbs());
 }
 
-double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, VecX* gradient,
-                                                       SparseMat* compact_hessian, bool project_psd) {
-  const Model& compact = compact_->model;
-  VecX g_T;
-  if (gradient) g_T.setZero(compact.num_dofs());
-  if (compact_hessian) *compact_hessian = compact.layout().pattern();  // zero values
-  std::vector<Triplet> dynamic;
-  AssemblyOutputs out{gradient ? &g_T : nullptr, compact_hessian, w, project_psd,
-                      compact_hessian ? &dynamic : nullptr};
-  double E = compact.potential(EvalContext{positions_.stage(), compact_->data}, cubature_positions(q), out);
-  if (!dynamic.empty()) throw std::logic_error("ReducedIncrementalPotential: an elasticity wrote outside its stencils");
+double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, VecX* gradient, bool hessian,
+                                                       bool project_psd) {
+  const int r = model_.subspace.num_coordinates();
+  if (gradient) gradient->setZero(r);
+  if (hessian) hessian_blocks_.clear();
   // The constant forces' work, -x . f = -(offset . f + q . B^T f).
-  E -= w * (offset_work_ + q.dot(reduced_force_));
-  if (gradient) *gradient = U_T_.transpose() * g_T - w * reduced_force_;
+  double E = -w * (offset_work_ + q.dot(reduced_force_));
+  if (gradient) *gradient -= w * reduced_force_;
+  if (compact_) {
+    const Model& compact = compact_->model;
+    to_compact(q, true, x_T_);
+    const AssemblyOutputs out = zeroed_outputs(gradient ? &g_T_ : nullptr, hessian ? &H_T_ : nullptr, dynamic_,
+                                               compact.num_dofs(), compact.layout().pattern(), w, project_psd);
+    E += compact.potential(EvalContext{positions_.stage(), compact_->data}, x_T_, out);
+    if (!dynamic_.empty()) throw std::logic_error("ReducedIncrementalPotential: an elasticity wrote outside its stencils");
+    for (const CompactBlock& cb : compact_blocks_) {
+      const int first = blocks_.start[cb.block], width = static_cast<int>(cb.U.cols());
+      if (gradient) gradient->segment(first, width).noalias() += cb.U.transpose() * g_T_.segment(cb.first_dof, cb.num_dofs);
+      if (!hessian) continue;
+      // H_a U_a over the body's compact DOFs (the compact Hessian is block-diagonal by body),
+      // then U_a^T of it into the body's block.
+      HU_.setZero(cb.num_dofs, width);
+      for (int j = 0; j < cb.num_dofs; ++j)
+        for (SparseMat::InnerIterator it(H_T_, cb.first_dof + j); it; ++it)
+          HU_.row(it.row() - cb.first_dof) += it.value() * cb.U.row(j);
+      hessian_blocks_.block(cb.block, cb.block).noalias() += cb.U.transpose() * HU_;
+    }
+  }
+  if (!positions_terms_.empty()) {
+    const SubspaceMap& map = model_.subspace;
+    x_full_ = map.offset;
+    x_full_.noalias() += map.basis * q;
+    const AssemblyOutputs out = zeroed_outputs(gradient ? &g_full_ : nullptr, hessian ? &H_full_ : nullptr, dynamic_,
+                                               model_.num_dofs(), model_.layout().pattern(), w, project_psd);
+    const EvalContext ctx = positions_.context();
+    for (const Energy* term : positions_terms_) {
+      E += term->evaluate(ctx, x_full_, out);
+      if (!std::isfinite(E)) return E;
+    }
+    if (gradient) gradient->noalias() += map.basis_t * g_full_;
+    if (hessian) {
+      hessian_blocks_.add_entries(H_full_);
+      hessian_blocks_.add_entries(dynamic_);
+    }
+  }
   return E;
 }
 
 double ReducedIncrementalPotential::potential(const VecX& y, VecX* gradient) {
-  return weighted_potential(y, 1.0, gradient, nullptr, false);
+  return weighted_potential(y, 1.0, gradient, false, false);
 }
 
 double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, SparseMat* hessian, bool project_psd) {
   refresh_step();
-  SparseMat H_T;
-  double E = weighted_potential(q, positions_.potential_weight(), gradient, hessian ? &H_T : nullptr, project_psd);
+  double E = weighted_potential(q, positions_.potential_weight(), gradient, hessian != nullptr, project_psd);
+  if (!std::isfinite(E)) return E;
   double mass_weight = 0.0;
   // inertia w_i/2 (x - x_pred)^T M (x - x_pred) and mass damping w_d alpha/2 (x - x_ref)^T M (x - x_ref)
   auto add_quadratic = [&](const MassQuadratic& m, double weight) {
@@ -230,20 +323,48 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
   add_quadratic(inertia_, positions_.inertia_weight());
   add_quadratic(damping_, positions_.damping_weight() * model_.rayleigh_alpha);
   if (hessian) {
-    const MatX HU = H_T * U_T_;
-    MatX reduced = U_T_.transpose() * HU;
-    if (mass_weight != 0.0) reduced += mass_weight * reduced_mass_;
-    // Every non-zero of `reduced` lies in the pattern (bodies' blocks; zeros between bodies).
-    *hessian = hessian_pattern();
-    for (int c = 0; c < hessian->outerSize(); ++c)
-      for (SparseMat::InnerIterator it(*hessian, c); it; ++it) it.valueRef() = reduced(it.row(), c);
+    if (mass_weight != 0.0)  // B^T M B is block-diagonal by body
+      for (int c = 0; c < reduced_mass_.outerSize(); ++c) {
+        const int block = blocks_.block_of_coordinate[c], first = blocks_.start[block];
+        MatX& m = hessian_blocks_.block(block, block);
+        for (SparseMat::InnerIterator it(reduced_mass_, c); it; ++it)
+          m(it.row() - first, c - first) += mass_weight * it.value();
+      }
+    hessian_blocks_.write(hessian_pattern(), *hessian);
   }
   return E;
 }
 
 double ReducedIncrementalPotential::max_step_fraction(const VecX& q, const VecX& p) {
-  return compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, cubature_positions(q),
-                                           U_T_ * p);
+  double alpha = 1.0;
+  if (compact_) {
+    VecX step_T;
+    to_compact(q, true, x_T_);
+    to_compact(p, false, step_T);
+    alpha = compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, x_T_, step_T);
+  }
+  if (positions_terms_.empty()) return alpha;
+  const SubspaceMap& map = model_.subspace;
+  const VecX x = map.positions(q), step = map.to_positions(p);
+  const EvalContext ctx = positions_.context();
+  for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, step));
+  return alpha;
+}
+
+void ReducedIncrementalPotential::rank_one_hessian(const VecX& q, std::vector<RankOneHessian>& out) {
+  if (positions_terms_.empty()) {
+    out.clear();
+    return;
+  }
+  SubspaceObjective::rank_one_hessian(q, out);
+}
+
+bool ReducedIncrementalPotential::end_iteration(const VecX& q) {
+  return !positions_terms_.empty() && SubspaceObjective::end_iteration(q);
+}
+
+bool ReducedIncrementalPotential::before_stop(const VecX& q) {
+  return !positions_terms_.empty() && SubspaceObjective::before_stop(q);
 }
 
 }  // namespace softsim

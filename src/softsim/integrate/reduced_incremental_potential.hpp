@@ -1,25 +1,35 @@
 #pragma once
-// The incremental potential over subspace coordinates, evaluated without leaving them (Li & Jiang
-// 2025, ch. 26; An, Kim & James 2008). When a model's only energies are elasticities counted by
-// cubature, E(q) needs positions only at the cubature elements' vertices. Those elements make a
-// compact model of their own (local vertex ids, the same material, weights and inversion
-// filter); its gradient and Hessian come back through the rows of B at those vertices,
-// U_T^T g_T and U_T^T H_T U_T. Inertia and mass damping are quadratics in q with B^T M B formed
-// once, and the constant forces' work is (B^T f) . q. An evaluation and the step filter then
-// cost O(T r^2) for T cubature elements and r coordinates, whatever the mesh size, and give what
-// SubspaceObjective gives (positions, then pull-back) to round-off.
+// The incremental potential over subspace coordinates, evaluated body by body (Li & Jiang 2025,
+// ch. 26 and the chapter on ABD; An, Kim & James 2008; Lan et al. 2022, §4). Elasticities counted
+// by cubature (a reduced body's fitted elements, or the one element that an affine body's
+// elasticity needs: subspace/affine_elasticity.hpp) need positions only at their elements'
+// vertices. Those elements make a compact model of their own (local vertex ids, the same
+// material, weights and inversion filter); its gradient and Hessian come back through the rows
+// of B at those vertices, U_a^T g_a and U_a^T H_a U_a for each body a. Inertia and mass damping
+// are quadratics in q with B^T M B formed once, and the constant forces' work is (B^T f) . q.
+// Every other term (contact, friction, obstacles, an affine body's orthogonality potential) is
+// evaluated in positions x = offset + B q and pulled back entry by entry into the bodies' blocks
+// (model/subspace_blocks.hpp), so that what a step costs follows the cubature elements and the
+// active contacts, not B^T H B over the whole mesh. Without such terms an evaluation and the
+// step filter cost O(T r^2) for T cubature elements and r coordinates, whatever the mesh size;
+// with them, one pass over the positions (forming x, clearing the Hessian's pattern) is left.
+// Either way the result is what SubspaceObjective gives (positions, then pull-back), to
+// round-off.
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/integrate/subspace_objective.hpp"
+#include "softsim/model/subspace_blocks.hpp"
 
 namespace softsim {
 
-// Why `model` cannot be evaluated in its coordinates alone (a term other than a cubature
-// elasticity, a fixed DOF with coordinates of its own, stiffness-proportional damping, ...), or
-// empty when it can.
+// Why `model` cannot be evaluated this way (an elasticity that counts every element, a vertex
+// outside the bodies in a subspace, a fixed DOF with coordinates of its own, stiffness-
+// proportional damping, ...), or empty when it can.
 std::string reduced_evaluation_obstacle(const Model& model);
 
 class ReducedIncrementalPotential : public SubspaceObjective {
@@ -35,12 +45,16 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   bool reduce_changes_hessian() const override { return false; }
   void expand(VecX& step) const override {}
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& q) override { return {}; }
-  void rank_one_hessian(const VecX& q, std::vector<RankOneHessian>& out) override { out.clear(); }
-  // Elasticities have no iteration hooks.
-  bool end_iteration(const VecX& q) override { return false; }
-  bool before_stop(const VecX& q) override { return false; }
+  // Elasticities have neither rank-one parts nor iteration hooks; the terms evaluated in
+  // positions may have both.
+  void rank_one_hessian(const VecX& q, std::vector<RankOneHessian>& out) override;
+  bool end_iteration(const VecX& q) override;
+  bool before_stop(const VecX& q) override;
 
   int num_cubature_vertices() const;
+  // Whether some term is evaluated in positions (then a step needs positions: the steppers
+  // step such a model in positions, with this objective for its solves).
+  bool has_positions_terms() const { return !positions_terms_.empty(); }
 
   // A stage posed in coordinates, by a stepper whose state is y (integrate/dirk.hpp): the
   // predictor and the damping reference are coordinates, so nothing is taken from positions
@@ -51,8 +65,8 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // P(y) = the cubature elasticities - y-dependent work of the constant forces - offset's work,
   // and its gradient (overwritten) when asked: the potential this model's dynamics conserve.
   double potential(const VecX& y, VecX* gradient);
-  // B^T M B and its solve.
-  const MatX& reduced_mass() const { return reduced_mass_; }
+  // B^T M B (block-diagonal: one block per body) and its solve.
+  const SparseMat& reduced_mass() const { return reduced_mass_; }
   VecX solve_reduced_mass(const VecX& b) const { return reduced_mass_factor_.solve(b); }
   // ||B p|| as the convergence test measures it (NewtonOptions::vertex_l1_dim), exactly (in
   // positions) after a stage posed in positions; after a stage posed in coordinates, the bound
@@ -72,22 +86,38 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   };
   MassQuadratic mass_quadratic(const VecX& z) const;
   void refresh_step();
-  // w P(y) with the gradient (overwritten) and the compact model's Hessian (its layout's
-  // pattern), each when asked.
-  double weighted_potential(const VecX& y, double w, VecX* gradient, SparseMat* compact_hessian, bool project_psd);
-  VecX cubature_positions(const VecX& q) const { return offset_T_ + U_T_ * q; }
+  // w P(y) with the gradient (overwritten) and the Hessian's blocks (into hessian_blocks_,
+  // cleared first), each when asked.
+  double weighted_potential(const VecX& y, double w, VecX* gradient, bool hessian, bool project_psd);
+  // Offset (when asked) + B p at the compact model's DOFs.
+  void to_compact(const VecX& p, bool with_offset, VecX& out) const;
 
   IncrementalPotential& positions_;
   const Model& model_;
+  SubspaceBlocks blocks_;
+  BlockHessian hessian_blocks_;
   struct Compact;  // the cubature elements' model, its data and layout
-  std::unique_ptr<Compact> compact_;
-  // Rows of B at the compact model's DOFs, dense: a reduced basis's rows are full, and the
-  // products with a sparse H_T and with vectors are then dense kernels, without the sparse
-  // products' index work and allocations (a fifth of a reduced step, perf).
-  MatX U_T_;
+  std::unique_ptr<Compact> compact_;  // null without cubature elasticities
+  // The compact model's DOFs of one body, contiguous, and the rows of B there within the body's
+  // block, dense: a reduced basis's rows are full, and the products with a sparse H_a and with
+  // vectors are then dense kernels, without the sparse products' index work and allocations (a
+  // fifth of a reduced step, perf). Blocks keep many bodies apart: 800 affine bodies are 800
+  // 12 x 12 products, not one 9600 x 9600.
+  struct CompactBlock {
+    int block = 0, first_dof = 0, num_dofs = 0;
+    MatX U;
+  };
+  std::vector<CompactBlock> compact_blocks_;
   VecX offset_T_;
-  MatX reduced_mass_;  // B^T M B
-  Eigen::LDLT<MatX> reduced_mass_factor_;
+  std::vector<const Energy*> positions_terms_;  // the model's terms evaluated in positions
+  SparseMat reduced_mass_;  // B^T M B
+  Eigen::SimplicialLDLT<SparseMat> reduced_mass_factor_;
+  // Kept between evaluations: the compact model's positions, gradient, Hessian; the terms in
+  // positions' x, gradient, Hessian (the model's layout) and contact entries.
+  VecX x_T_, g_T_, x_full_, g_full_;
+  SparseMat H_T_, H_full_;
+  std::vector<Triplet> dynamic_;
+  MatX HU_;
   VecX reduced_force_;      // B^T f_ext
   double offset_work_ = 0.0;  // offset . f_ext
   long configuration_seen_ = -1;
