@@ -29,6 +29,9 @@ struct Body {
   // collider. Its contacts with other kinematic bodies and static obstacles are skipped, as IPC
   // skips pairs of Dirichlet vertices: their relative motion is given, not solved.
   bool kinematic = false;
+  // Positions an affine map of the body's own coordinates (subspace_map.hpp): x = A xbar + t with
+  // det A != 0 is one-to-one, so the body cannot touch itself (Lan et al. 2022, §4).
+  bool affine = false;
 };
 
 class Model {

@@ -196,6 +196,7 @@ void add_bodies(Model& model, const Scene& scene) {
     Body body;
     body.name = spec.name;
     body.first_vertex = model.add_vertices(mesh.vertices);
+    body.affine = spec.kind == BodyKind::affine;
     const int first = body.first_vertex;
     switch (spec.kind) {
       case BodyKind::shell: body.elasticity_term = add_shell(model, mesh, first, spec.material, source); break;

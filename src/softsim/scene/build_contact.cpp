@@ -220,6 +220,7 @@ void add_ipc_contact(Model& model, const Scene& scene) {
     has_mesh_obstacle = true;
   }
   if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
+  if (collision.only_one_affine_body()) return;  // it cannot touch itself
   auto contact = std::make_unique<IpcContact>(model, std::move(collision), options);
   const double d = contact->min_contact_distance(model.rest_positions);
   if (!(d > options.thickness))

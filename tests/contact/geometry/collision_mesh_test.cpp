@@ -160,5 +160,53 @@ TEST(CollisionMesh, KinematicBodiesAreExcludedAgainstEachOtherOnly) {
   EXPECT_FALSE(cm.excluded_vertex_face(obstacle_vertex, box_face));
 }
 
+// An affine body is one-to-one (x = A xbar + t, det A != 0): its own pairs are never reported,
+// however close (a thin U whose arms are 1 cm apart), while its pairs with another body are.
+TEST(CollisionMesh, AnAffineBodysOwnPairsAreExcluded) {
+  Mesh u = generate_box(Vec3(0.01, 0.2, 0.2), Eigen::Vector3i(1, 1, 1));  // one arm
+  Mesh arm = u;
+  arm.vertices.rowwise() += Eigen::RowVector3d(0.02, 0.0, 0.0);
+  // Two arms in one body: 1 cm apart, with no cell between them (a body of two pieces).
+  Mesh both = u;
+  both.vertices.conservativeResize(u.num_vertices() * 2, 3);
+  both.vertices.bottomRows(u.num_vertices()) = arm.vertices;
+  both.cells.conservativeResize(u.num_cells() * 2, u.cells.cols());
+  both.cells.bottomRows(u.num_cells()) = u.cells.array() + u.num_vertices();
+  Mesh other = u;
+  other.vertices.rowwise() += Eigen::RowVector3d(0.04, 0.0, 0.0);  // 1 cm from the second arm
+  Model model(3);
+  add_body(model, both);
+  add_body(model, other);
+  const int n = both.num_vertices();
+  const auto pairs = [&](const CollisionMesh& cm) {
+    const Candidates c = proximity_candidates(cm, model.rest_positions, 0.015, BroadPhaseMethod::BruteForce);
+    std::size_t own = 0, between = 0;
+    for (const auto& [v, f] : c.vertex_face) {
+      const bool a = cm.vertices[static_cast<std::size_t>(v)] < n, b = cm.faces(f, 0) < n;
+      if (a && b) ++own;
+      else if (a != b) ++between;
+    }
+    return std::pair{own, between};
+  };
+  const auto [own_elastic, between_elastic] = pairs(build_collision_mesh(model));
+  EXPECT_GT(own_elastic, 0u);
+  EXPECT_GT(between_elastic, 0u);
+  model.bodies[0].affine = true;
+  const CollisionMesh cm = build_collision_mesh(model);
+  EXPECT_TRUE(cm.same_affine_body(0, n - 1));
+  EXPECT_FALSE(cm.same_affine_body(0, n));
+  EXPECT_FALSE(cm.only_one_affine_body());
+  const auto [own, between] = pairs(cm);
+  EXPECT_EQ(own, 0u);
+  EXPECT_EQ(between, between_elastic);
+  // One affine body alone: no pair can ever be reported.
+  Model alone(3);
+  add_body(alone, both);
+  alone.bodies[0].affine = true;
+  EXPECT_TRUE(build_collision_mesh(alone).only_one_affine_body());
+  alone.bodies[0].affine = false;
+  EXPECT_FALSE(build_collision_mesh(alone).only_one_affine_body());
+}
+
 }  // namespace
 }  // namespace softsim::test
