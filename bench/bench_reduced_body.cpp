@@ -5,13 +5,17 @@
 // and of the reduced one (r coordinates), their ratio, Newton iterations per step, and the largest
 // distance of a reduced vertex from the full run's after the steps.
 //   bench_reduced_body [--levels 0,1,2] [--steps 5] [--size 20] [--basis modes|modes+derivatives]
-//                      [--cubature T] [--modal] [--reduced-only] [--write-positions] [--threads N]
+//                      [--cubature T] [--modal] [--reduced-only] [--write-positions] [--ground GAP]
+//                      [--threads N]
 // --cubature T: the reduced body evaluates at most T elements, weighted (0: all elements).
 // --modal: the reduced body is stepped by integrator.type "modal" (its dynamics linearised at
 // rest, in closed form) instead of backward Euler; "basis s" then includes the decomposition.
 // --write-positions: every step writes the positions, also where the reduced model is stepped in
 // its coordinates (cubature): by default they are written once, after the timed steps ("write
 // ms", the products x = offset + B y, v = B y_dot), as a run writes them for its frames only.
+// --ground GAP: a ground plane GAP m below the beam, with IPC contact (dhat 1 mm, frictionless;
+// self-contact on, as by default): the sagging tip lands on it after a few steps. A reduced body
+// then evaluates its cubature in coordinates and the contact in positions.
 // --reduced-only: skip the full model (its columns print nan; "basis s" includes the mesh), to
 // time many reduced steps or profile them.
 #include <tbb/global_control.h>
@@ -35,11 +39,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-nlohmann::json cantilever(int nx, int ny, int nz) {
+nlohmann::json cantilever(int nx, int ny, int nz, double ground_gap) {
   nlohmann::json j = {{"dim", 3},
                       {"gravity", {0, -9.81, 0}},
                       {"contact", {{"enabled", false}}},
                       {"integrator", {{"type", "backward_euler"}}}};
+  if (ground_gap > 0.0) {
+    j["contact"] = {{"dhat", 1e-3}};
+    j["obstacles"] = {{{"name", "ground"}, {"type", "plane"}, {"point", {0.0, -0.05 - ground_gap, 0.0}},
+                       {"normal", {0.0, 1.0, 0.0}}}};
+  }
   j["bodies"] = nlohmann::json::array({{{"name", "beam"},
                                         {"generator", {{"type", "box"}, {"size", {1.0, 0.1, 0.1}}, {"resolution", {nx, ny, nz}}}},
                                         {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 1000}}},
@@ -85,6 +94,7 @@ int main(int argc, char** argv) {
   const int resolutions[3][3] = {{20, 3, 3}, {40, 7, 7}, {80, 16, 16}};
   std::vector<int> levels{0, 1, 2};
   int steps = 5, size = 20, threads = 0, cubature = 0;
+  double ground_gap = 0.0;
   bool modal = false, reduced_only = false, write_positions = false;
   std::string basis = "modes";
   for (int i = 1; i < argc; ++i) {
@@ -106,6 +116,8 @@ int main(int argc, char** argv) {
       reduced_only = true;
     } else if (!std::strcmp(argv[i], "--write-positions")) {
       write_positions = true;
+    } else if (!std::strcmp(argv[i], "--ground") && i + 1 < argc) {
+      ground_gap = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -120,12 +132,13 @@ int main(int argc, char** argv) {
               threads > 0 ? std::to_string(threads).c_str() : "all", steps,
               modal ? "modal, closed form" : "backward Euler", basis.c_str(), size,
               cubature > 0 ? ("at most " + std::to_string(cubature) + " elements").c_str() : "none");
+  if (ground_gap > 0.0) std::printf("ground %g m below the beam, IPC contact (dhat 1 mm)\n", ground_gap);
   std::printf("%8s %8s | %10s %8s %6s | %10s %10s %8s %6s %9s | %8s %10s\n", "tets", "DOFs", "full ms", "Newton", "failed",
               "basis s", "reduced ms", "Newton", "failed", "write ms", "speed-up", "x diff m");
   for (int level : levels) {
     if (level < 0 || level > 2) continue;
     const int* res = resolutions[level];
-    const nlohmann::json full = cantilever(res[0], res[1], res[2]);
+    const nlohmann::json full = cantilever(res[0], res[1], res[2], ground_gap);
     nlohmann::json reduced = full;
     reduced["bodies"][0]["reduction"] = {{"basis", basis}, {"size", size}};
     if (cubature > 0) reduced["bodies"][0]["reduction"]["cubature"] = {{"elements", cubature}};
