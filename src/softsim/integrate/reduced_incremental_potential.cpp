@@ -34,10 +34,9 @@ std::string term_obstacle(const Energy& term) {
   return "";
 }
 
-}  // namespace
 
-std::string reduced_evaluation_obstacle(const Model& model) {
-  if (model.subspace.empty()) return "no body in a subspace";
+// reduced_evaluation_obstacle for a model with a subspace, whose blocks the caller has.
+std::string obstacle_with_blocks(const Model& model, const SubspaceBlocks& blocks) {
   if (model.has_velocity_forces()) return "forces without a potential";
   if (model.constraint_contact) return "constraint contact";
   if (model.rayleigh_beta != 0.0) return "stiffness-proportional damping (beta)";
@@ -49,7 +48,6 @@ std::string reduced_evaluation_obstacle(const Model& model) {
   // A vertex outside every body in a subspace is a block of its own dim coordinates; its terms
   // would all be pulled back entry by entry (a full FEM body among affine ones): the positions
   // path does that better.
-  const SubspaceBlocks blocks = subspace_blocks(model.subspace, model.dim());
   std::vector<int> dofs_of_block(blocks.num_blocks(), 0);
   for (int k : blocks.block_of_dof)
     if (k >= 0) ++dofs_of_block[k];
@@ -64,6 +62,13 @@ std::string reduced_evaluation_obstacle(const Model& model) {
     if (fixed[d] && rows.outerIndexPtr()[d + 1] > rows.outerIndexPtr()[d])
       return "a fixed vertex with coordinates of its own";
   return "";
+}
+
+}  // namespace
+
+std::string reduced_evaluation_obstacle(const Model& model) {
+  if (model.subspace.empty()) return "no body in a subspace";
+  return obstacle_with_blocks(model, subspace_blocks(model.subspace, model.dim()));
 }
 
 struct ReducedIncrementalPotential::Compact {
@@ -116,7 +121,7 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
       model_(model),
       blocks_(subspace_blocks(model.subspace, model.dim())),
       hessian_blocks_(blocks_) {
-  const std::string why = reduced_evaluation_obstacle(model);
+  const std::string why = model.subspace.empty() ? "no body in a subspace" : obstacle_with_blocks(model, blocks_);
   if (!why.empty()) throw std::invalid_argument("ReducedIncrementalPotential: " + why);
   const int dim = model.dim();
   auto compact = std::make_unique<Compact>(dim);
@@ -140,12 +145,12 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
 
   const SubspaceMap& map = model.subspace;
   if (compact_) {
-    // The compact DOFs by body: runs of vertices of one block (a vertex whose DOFs are all fixed
-    // has zero rows and joins the run it is in). Elements never span bodies, and each body's
-    // elements are added together, so each block is one run.
+    // The compact DOFs of each body: from its first to its last compact vertex. Elements never
+    // span bodies and each body's elements are added together, so the ranges are disjoint; a
+    // vertex whose DOFs are all fixed has zero rows of B and belongs to no body's range.
     const int rows = compact_->model.num_dofs();
     offset_T_.resize(rows);
-    std::vector<char> seen(blocks_.num_blocks(), 0);
+    std::vector<int> first(blocks_.num_blocks(), -1), end(blocks_.num_blocks(), -1);
     for (int v = 0; v < compact_->model.num_vertices(); ++v) {
       int block = -1;
       for (int a = 0; a < dim; ++a) {
@@ -153,29 +158,22 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
         offset_T_[v * dim + a] = map.offset[dof];
         if (blocks_.block_of_dof[dof] >= 0) block = blocks_.block_of_dof[dof];
       }
-      if (block < 0 || (!compact_blocks_.empty() && compact_blocks_.back().block == block)) {
-        if (compact_blocks_.empty()) compact_blocks_.push_back({block, 0, 0, {}});
-        compact_blocks_.back().num_dofs += dim;
-        continue;
-      }
-      if (compact_blocks_.size() == 1 && compact_blocks_[0].block < 0) {
-        compact_blocks_[0].block = block;  // fixed vertices came first
-      } else {
-        if (seen[block]) throw std::logic_error("ReducedIncrementalPotential: a body's cubature vertices are not contiguous");
-        compact_blocks_.push_back({block, v * dim, 0, {}});
-      }
-      seen[block] = 1;
-      compact_blocks_.back().num_dofs += dim;
+      if (block < 0) continue;
+      if (first[block] < 0) first[block] = v * dim;
+      end[block] = (v + 1) * dim;
     }
-    if (!compact_blocks_.empty() && compact_blocks_[0].block < 0) compact_blocks_.clear();  // all fixed
+    for (int k = 0; k < blocks_.num_blocks(); ++k)
+      if (first[k] >= 0) compact_blocks_.push_back({k, first[k], end[k] - first[k], {}});
+    std::sort(compact_blocks_.begin(), compact_blocks_.end(),
+              [](const CompactBlock& a, const CompactBlock& b) { return a.first_dof < b.first_dof; });
+    for (std::size_t k = 1; k < compact_blocks_.size(); ++k)
+      if (compact_blocks_[k].first_dof < compact_blocks_[k - 1].first_dof + compact_blocks_[k - 1].num_dofs)
+        throw std::logic_error("ReducedIncrementalPotential: a body's cubature vertices are not contiguous");
     for (CompactBlock& cb : compact_blocks_) {
       cb.U.setZero(cb.num_dofs, blocks_.width(cb.block));
       for (int row = 0; row < cb.num_dofs; ++row) {
         const int local = cb.first_dof + row;
         const int dof = compact_->global_vertex[local / dim] * dim + local % dim;
-        if (blocks_.block_of_dof[dof] < 0) continue;
-        if (blocks_.block_of_dof[dof] != cb.block)
-          throw std::logic_error("ReducedIncrementalPotential: a cubature element spans two bodies");
         for (int p = blocks_.row_start[dof]; p < blocks_.row_start[dof + 1]; ++p)
           cb.U(row, blocks_.row_column[p]) = blocks_.row_value[p];
       }
@@ -276,9 +274,12 @@ double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, 
       // H_a U_a over the body's compact DOFs (the compact Hessian is block-diagonal by body),
       // then U_a^T of it into the body's block.
       HU_.setZero(cb.num_dofs, width);
+      // Rows outside the body's range are fixed vertices of its elements: zero rows of B.
       for (int j = 0; j < cb.num_dofs; ++j)
-        for (SparseMat::InnerIterator it(H_T_, cb.first_dof + j); it; ++it)
-          HU_.row(it.row() - cb.first_dof) += it.value() * cb.U.row(j);
+        for (SparseMat::InnerIterator it(H_T_, cb.first_dof + j); it; ++it) {
+          const Eigen::Index row = it.row() - cb.first_dof;
+          if (row >= 0 && row < cb.num_dofs) HU_.row(row) += it.value() * cb.U.row(j);
+        }
       hessian_blocks_.block(cb.block, cb.block).noalias() += cb.U.transpose() * HU_;
     }
   }
@@ -338,16 +339,17 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
 double ReducedIncrementalPotential::max_step_fraction(const VecX& q, const VecX& p) {
   double alpha = 1.0;
   if (compact_) {
-    VecX step_T;
     to_compact(q, true, x_T_);
-    to_compact(p, false, step_T);
-    alpha = compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, x_T_, step_T);
+    to_compact(p, false, step_T_);
+    alpha = compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, x_T_, step_T_);
   }
   if (positions_terms_.empty()) return alpha;
   const SubspaceMap& map = model_.subspace;
-  const VecX x = map.positions(q), step = map.to_positions(p);
+  x_full_ = map.offset;
+  x_full_.noalias() += map.basis * q;
+  step_full_.noalias() = map.basis * p;
   const EvalContext ctx = positions_.context();
-  for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, step));
+  for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x_full_, step_full_));
   return alpha;
 }
 

@@ -114,7 +114,8 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   Eigen::SimplicialLDLT<SparseMat> reduced_mass_factor_;
   // Kept between evaluations: the compact model's positions, gradient, Hessian; the terms in
   // positions' x, gradient, Hessian (the model's layout) and contact entries.
-  VecX x_T_, g_T_, x_full_, g_full_;
+  // The step filter's compact and full-space steps, kept likewise.
+  VecX x_T_, g_T_, x_full_, g_full_, step_T_, step_full_;
   SparseMat H_T_, H_full_;
   std::vector<Triplet> dynamic_;
   MatX HU_;
