@@ -104,6 +104,16 @@ void fit_cubature_now(Model& model, const Scene& scene, int b, const ReducedBasi
                                                                              : ""));
 }
 
+// Counts `term` (a SimplexElasticity<D>, or nothing is done) by one element when its elements
+// share one F at `reference`; the weights set, or empty.
+template <int D>
+std::vector<double> count_by_one_element(Energy& term, const VecX& reference) {
+  auto* solid = dynamic_cast<SimplexElasticity<D>*>(&term);
+  std::vector<double> weights = solid ? affine_one_element_weights(*solid, reference) : std::vector<double>();
+  if (!weights.empty()) solid->set_element_weights(weights);
+  return weights;
+}
+
 // An elastic affine body's elements all have the same F (subspace/affine_elasticity.hpp): its
 // elasticity is counted by one element, exactly, which is what lets it be evaluated in the
 // body's coordinates (integrate/reduced_incremental_potential.hpp) at the cost of one element.
@@ -112,16 +122,8 @@ void count_affine_elasticity_by_one_element(Model& model, const Scene& scene) {
     Body& body = model.bodies[b];
     if (scene.bodies[b].kind != BodyKind::affine || body.elasticity_term < 0) continue;
     Energy& term = *model.energies()[body.elasticity_term];
-    std::vector<double> weights;
-    if (model.dim() == 2) {
-      if (auto* solid = dynamic_cast<SimplexElasticity<2>*>(&term)) {
-        weights = affine_one_element_weights(*solid, model.rest_positions);
-        if (!weights.empty()) solid->set_element_weights(weights);
-      }
-    } else if (auto* solid = dynamic_cast<SimplexElasticity<3>*>(&term)) {
-      weights = affine_one_element_weights(*solid, model.rest_positions);
-      if (!weights.empty()) solid->set_element_weights(weights);
-    }
+    const std::vector<double> weights = model.dim() == 2 ? count_by_one_element<2>(term, model.rest_positions)
+                                                         : count_by_one_element<3>(term, model.rest_positions);
     if (!weights.empty())
       body.mesh.notes.push_back(fmt::format("elasticity counted exactly by one of its {} elements (an affine body's "
                                             "elements share one deformation gradient)",
