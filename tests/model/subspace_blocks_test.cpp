@@ -3,6 +3,7 @@
 // map's own pull-back, with pairs of bodies widening the reduced pattern and exact zeros skipped.
 #include <gtest/gtest.h>
 
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/model/subspace_blocks.hpp"
 #include "softsim/model/subspace_map.hpp"
 #include "support/finite_difference.hpp"
@@ -80,6 +81,7 @@ TEST(BlockHessian, EqualsThePullBackAndWidensForPairsOfBodies) {
   H.setFromTriplets(in_matrix.begin(), in_matrix.end());
   T.setFromTriplets(as_triplets.begin(), as_triplets.end());
   BlockHessian accumulated(blocks);
+  SparseMat first_pattern;
   for (int repeat = 0; repeat < 2; ++repeat) {  // storage kept: the second pass starts from zero
     accumulated.clear();
     accumulated.add_entries(H);
@@ -89,14 +91,32 @@ TEST(BlockHessian, EqualsThePullBackAndWidensForPairsOfBodies) {
     const MatX expected = MatX(map.pull_back(SparseMat(H + T)));
     EXPECT_LT((MatX(out) - expected).norm(), 1e-13 * expected.norm());
     EXPECT_GT(out.nonZeros(), pattern.nonZeros());  // the pairs widened it
+    if (repeat == 0) first_pattern = out;
+    EXPECT_TRUE(same_sparsity_pattern(out, first_pattern));
   }
-  // Only the first body: the pattern as it is, other blocks zero.
+  EXPECT_EQ(accumulated.pattern_builds(), 1);  // the same pairs: the widened pattern was kept
+  // Only the first body: the kept pattern, with the pairs' entries zero.
   accumulated.clear();
   accumulated.add_entries(H);
-  SparseMat out;
+  SparseMat out = first_pattern;  // storage of the kept pattern: values overwritten
   accumulated.write(pattern, out);
-  EXPECT_EQ(out.nonZeros(), pattern.nonZeros());
+  EXPECT_EQ(accumulated.pattern_builds(), 1);
+  EXPECT_TRUE(same_sparsity_pattern(out, first_pattern));
   EXPECT_LT((MatX(out) - MatX(map.pull_back(H))).norm(), 1e-13 * MatX(out).norm());
+  // A fresh accumulation of the first body alone: the pattern as it is.
+  BlockHessian first_body(blocks);
+  first_body.add_entries(H);
+  first_body.write(pattern, out);
+  EXPECT_TRUE(same_sparsity_pattern(out, pattern));
+  EXPECT_LT((MatX(out) - MatX(map.pull_back(H))).norm(), 1e-13 * MatX(out).norm());
+  // A pair not seen before widens the kept pattern again, and the earlier pairs stay in it.
+  first_body.clear();
+  first_body.add_entries(H);
+  first_body.add_entries(as_triplets);
+  first_body.write(pattern, out);
+  EXPECT_EQ(first_body.pattern_builds(), 2);
+  EXPECT_TRUE(same_sparsity_pattern(out, first_pattern));
+  EXPECT_LT((MatX(out) - MatX(map.pull_back(SparseMat(H + T)))).norm(), 1e-13 * MatX(out).norm());
 }
 
 }  // namespace

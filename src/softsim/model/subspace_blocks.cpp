@@ -6,6 +6,10 @@
 
 namespace softsim {
 
+namespace {
+std::uint64_t pair_key(int a, int b) { return (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b); }
+}  // namespace
+
 SubspaceBlocks subspace_blocks(const SubspaceMap& map, int dim) {
   const int r = map.num_coordinates(), n = static_cast<int>(map.basis.rows());
   const SparseMat& rows = map.basis_t;  // column i: row i of B
@@ -69,7 +73,7 @@ MatX& BlockHessian::block(int a, int b) {
     }
     return d;
   }
-  const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+  const std::uint64_t key = pair_key(a, b);
   auto [it, added] = pair_index_.emplace(key, pairs_used_);
   if (added) {
     if (pairs_used_ == static_cast<int>(pairs_.size())) pairs_.emplace_back();
@@ -142,42 +146,65 @@ void BlockHessian::add_entries(const std::vector<Triplet>& entries) {
   }
 }
 
-void BlockHessian::write(const SparseMat& pattern, SparseMat& out) const {
-  out = pattern;
-  const int r = static_cast<int>(pattern.cols()), num_blocks = blocks_.num_blocks();
-  // A diagonal block goes into the pattern when the pattern holds all of it (a body's stencils
-  // couple all its coordinates); pairs of blocks, and any block the pattern holds only in part,
-  // go in as extra entries that widen it.
-  std::vector<long> in_pattern(num_blocks, 0);
-  for (int c = 0; c < r; ++c)
-    for (SparseMat::InnerIterator it(out, c); it; ++it)
-      if (blocks_.block_of_coordinate[it.row()] == blocks_.block_of_coordinate[c]) ++in_pattern[blocks_.block_of_coordinate[c]];
-  std::vector<char> whole(num_blocks);
-  for (int k = 0; k < num_blocks; ++k) whole[k] = in_pattern[k] == static_cast<long>(blocks_.width(k)) * blocks_.width(k);
-  for (int c = 0; c < r; ++c) {
+const MatX* BlockHessian::used_block(int a, int b) const {
+  if (a == b) return diagonal_used_[a] ? &diagonal_[a] : nullptr;
+  const auto it = pair_index_.find(pair_key(a, b));
+  return it == pair_index_.end() ? nullptr : &pairs_[it->second].second;
+}
+
+void BlockHessian::build_widened(const SparseMat& pattern) {
+  const int num_blocks = blocks_.num_blocks();
+  if (!base_.matches(pattern)) {
+    base_.assign(pattern);
+    added_.clear();
+    // A diagonal block is in the base when the pattern holds all of it (a body's stencils couple
+    // all its coordinates); one held in part is added whole.
+    std::vector<long> in_pattern(num_blocks, 0);
+    for (int c = 0; c < pattern.outerSize(); ++c)
+      for (SparseMat::InnerIterator it(pattern, c); it; ++it)
+        if (blocks_.block_of_coordinate[it.row()] == blocks_.block_of_coordinate[c]) ++in_pattern[blocks_.block_of_coordinate[c]];
+    whole_.resize(num_blocks);
+    for (int k = 0; k < num_blocks; ++k) whole_[k] = in_pattern[k] == static_cast<long>(blocks_.width(k)) * blocks_.width(k);
+  }
+  for (int k = 0; k < num_blocks; ++k)
+    if (diagonal_used_[k] && !whole_[k]) added_.insert(pair_key(k, k));
+  for (int p = 0; p < pairs_used_; ++p) added_.insert(pairs_[p].first);
+  scratch_.clear();
+  for (int c = 0; c < pattern.outerSize(); ++c)
+    for (SparseMat::InnerIterator it(pattern, c); it; ++it) scratch_.emplace_back(static_cast<int>(it.row()), c, 0.0);
+  for (const std::uint64_t key : added_) {
+    const int a = static_cast<int>(key >> 32), b = static_cast<int>(key & 0xffffffffu);
+    for (int cb = blocks_.start[b]; cb < blocks_.start[b + 1]; ++cb)
+      for (int ra = blocks_.start[a]; ra < blocks_.start[a + 1]; ++ra) scratch_.emplace_back(ra, cb, 0.0);
+  }
+  widened_.resize(pattern.rows(), pattern.cols());
+  widened_.setFromTriplets(scratch_.begin(), scratch_.end());  // duplicates sum: the values are zero
+  widened_.makeCompressed();
+  ++pattern_builds_;
+}
+
+void BlockHessian::write(const SparseMat& pattern, SparseMat& out) {
+  bool fits = base_.matches(pattern);
+  for (int k = 0; fits && k < blocks_.num_blocks(); ++k)
+    fits = !diagonal_used_[k] || whole_[k] || added_.count(pair_key(k, k));
+  for (int p = 0; fits && p < pairs_used_; ++p) fits = added_.count(pairs_[p].first) > 0;
+  if (!fits) build_widened(pattern);
+  if (!same_sparsity_pattern(out, widened_)) out = widened_;
+  // Column c's entries, in runs of one block of rows (rows are sorted and a block's coordinates
+  // are contiguous): one block lookup a run.
+  for (int c = 0; c < out.outerSize(); ++c) {
     const int b = blocks_.block_of_coordinate[c], cb = c - blocks_.start[b];
-    const bool write = diagonal_used_[b] && whole[b];
+    int a = -1;
+    const MatX* m = nullptr;
     for (SparseMat::InnerIterator it(out, c); it; ++it) {
-      const int row = static_cast<int>(it.row());
-      it.valueRef() = write && blocks_.block_of_coordinate[row] == b ? diagonal_[b](row - blocks_.start[b], cb) : 0.0;
+      const int row = static_cast<int>(it.row()), ar = blocks_.block_of_coordinate[row];
+      if (ar != a) {
+        a = ar;
+        m = used_block(a, b);
+      }
+      it.valueRef() = m ? (*m)(row - blocks_.start[a], cb) : 0.0;
     }
   }
-  std::vector<Triplet> extra;
-  auto add_all = [&](int a, int b, const MatX& m) {
-    for (int cb = 0; cb < m.cols(); ++cb)
-      for (int ra = 0; ra < m.rows(); ++ra)
-        if (m(ra, cb) != 0.0) extra.emplace_back(blocks_.start[a] + ra, blocks_.start[b] + cb, m(ra, cb));
-  };
-  for (int k = 0; k < num_blocks; ++k)
-    if (diagonal_used_[k] && !whole[k]) add_all(k, k, diagonal_[k]);
-  for (int p = 0; p < pairs_used_; ++p) {
-    const auto& [key, m] = pairs_[p];
-    add_all(static_cast<int>(key >> 32), static_cast<int>(key & 0xffffffffu), m);
-  }
-  if (extra.empty()) return;
-  SparseMat widen(out.rows(), out.cols());
-  widen.setFromTriplets(extra.begin(), extra.end());
-  out = out + widen;
 }
 
 }  // namespace softsim

@@ -8,8 +8,10 @@
 // forming B^T H B over the whole mesh (Li & Jiang 2025, ch. on ABD; Lan et al. 2022, §4).
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "softsim/core/sparsity_pattern.hpp"
 #include "softsim/core/types.hpp"
 
 namespace softsim {
@@ -37,6 +39,9 @@ SubspaceBlocks subspace_blocks(const SubspaceMap& map, int dim);
 // B^T H B accumulated block pair by block pair in dense storage kept between evaluations, then
 // written into a reduced matrix whose pattern holds the diagonal blocks (the bodies' own
 // coordinates); pairs of different blocks (contact between bodies) widen it where it lacks them.
+// The widened pattern is kept and only grows: a pair seen once keeps its entries (zero while it
+// is unused), so that while the contacts stay among pairs already seen, every evaluation writes
+// values into one pattern (no allocation, and the linear solver's symbolic analysis is reused).
 class BlockHessian {
  public:
   explicit BlockHessian(const SubspaceBlocks& blocks);
@@ -49,10 +54,12 @@ class BlockHessian {
   void add_entries(const std::vector<Triplet>& entries);
   // The dense block pair (a, b), created on first use (zero).
   MatX& block(int a, int b);
-  // `pattern` (reduced, values overwritten) with the blocks written in: entries of the pattern
-  // outside every used block become zero; pairs of different blocks, and blocks the pattern
-  // holds only in part, widen it.
-  void write(const SparseMat& pattern, SparseMat& out) const;
+  // `pattern` (reduced) with the blocks written in: entries outside every used block are zero;
+  // pairs of different blocks, and blocks the pattern holds only in part, widen it (kept: see
+  // above). `out` keeps its storage when it has the kept pattern already.
+  void write(const SparseMat& pattern, SparseMat& out);
+  // The number of times the widened pattern was built (a new base pattern or a new block pair).
+  int pattern_builds() const { return pattern_builds_; }
 
  private:
   const SubspaceBlocks& blocks_;
@@ -61,6 +68,17 @@ class BlockHessian {
   std::unordered_map<std::uint64_t, int> pair_index_;
   std::vector<std::pair<std::uint64_t, MatX>> pairs_;  // off-diagonal pairs; storage kept
   int pairs_used_ = 0;
+  // The widened pattern: the base pattern it was built from, which of its diagonal blocks that
+  // base holds whole, and the blocks (pair keys, (k, k) for a diagonal block held in part) that
+  // were added to it.
+  SparsityPattern base_;
+  std::vector<char> whole_;
+  std::unordered_set<std::uint64_t> added_;
+  SparseMat widened_;
+  int pattern_builds_ = 0;
+  std::vector<Triplet> scratch_;
+  void build_widened(const SparseMat& pattern);
+  const MatX* used_block(int a, int b) const;
   VecX run_;  // scratch: the partial product of one run of entries (add_entries)
 };
 
