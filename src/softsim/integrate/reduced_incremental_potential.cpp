@@ -285,13 +285,12 @@ double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, 
   }
   if (!positions_terms_.empty()) {
     const SubspaceMap& map = model_.subspace;
-    x_full_ = map.offset;
-    x_full_.noalias() += map.basis * q;
+    const VecX& x = positions_at(q);
     const AssemblyOutputs out = zeroed_outputs(gradient ? &g_full_ : nullptr, hessian ? &H_full_ : nullptr, dynamic_,
                                                model_.num_dofs(), model_.layout().pattern(), w, project_psd);
     const EvalContext ctx = positions_.context();
     for (const Energy* term : positions_terms_) {
-      E += term->evaluate(ctx, x_full_, out);
+      E += term->evaluate(ctx, x, out);
       if (!std::isfinite(E)) return E;
     }
     if (gradient) gradient->noalias() += map.basis_t * g_full_;
@@ -344,12 +343,10 @@ double ReducedIncrementalPotential::max_step_fraction(const VecX& q, const VecX&
     alpha = compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, x_T_, step_T_);
   }
   if (positions_terms_.empty()) return alpha;
-  const SubspaceMap& map = model_.subspace;
-  x_full_ = map.offset;
-  x_full_.noalias() += map.basis * q;
-  step_full_.noalias() = map.basis * p;
+  const VecX& x = positions_at(q);
+  step_full_.noalias() = model_.subspace.basis * p;
   const EvalContext ctx = positions_.context();
-  for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x_full_, step_full_));
+  for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, step_full_));
   return alpha;
 }
 
@@ -358,15 +355,25 @@ void ReducedIncrementalPotential::rank_one_hessian(const VecX& q, std::vector<Ra
     out.clear();
     return;
   }
-  SubspaceObjective::rank_one_hessian(q, out);
+  positions_.rank_one_hessian(positions_at(q), out);
+  for (RankOneHessian& term : out) term.u = model_.subspace.pull_back(term.u);
 }
 
 bool ReducedIncrementalPotential::end_iteration(const VecX& q) {
-  return !positions_terms_.empty() && SubspaceObjective::end_iteration(q);
+  return !positions_terms_.empty() && positions_.end_iteration(positions_at(q));
 }
 
 bool ReducedIncrementalPotential::before_stop(const VecX& q) {
-  return !positions_terms_.empty() && SubspaceObjective::before_stop(q);
+  return !positions_terms_.empty() && positions_.before_stop(positions_at(q));
+}
+
+const VecX& ReducedIncrementalPotential::positions_at(const VecX& q) {
+  if (x_full_of_.size() != q.size() || x_full_of_ != q) {
+    x_full_ = model_.subspace.offset;
+    x_full_.noalias() += model_.subspace.basis * q;
+    x_full_of_ = q;
+  }
+  return x_full_;
 }
 
 }  // namespace softsim

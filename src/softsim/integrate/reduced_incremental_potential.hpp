@@ -89,6 +89,10 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // w P(y) with the gradient (overwritten) and the Hessian's blocks (into hessian_blocks_,
   // cleared first), each when asked.
   double weighted_potential(const VecX& y, double w, VecX* gradient, bool hessian, bool project_psd);
+  // x = offset + B q for the terms in positions, kept for the last q: an iteration's evaluation,
+  // step filter and hooks share one product with B (O(n r), the largest volume cost of a step in
+  // contact).
+  const VecX& positions_at(const VecX& q);
   // Offset (when asked) + B p at the compact model's DOFs.
   void to_compact(const VecX& p, bool with_offset, VecX& out) const;
 
@@ -116,6 +120,7 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // positions' x, gradient, Hessian (the model's layout) and contact entries.
   // The step filter's compact and full-space steps, kept likewise.
   VecX x_T_, g_T_, x_full_, g_full_, step_T_, step_full_;
+  VecX x_full_of_;  // the q that x_full_ is the positions of
   SparseMat H_T_, H_full_;
   std::vector<Triplet> dynamic_;
   MatX HU_;
