@@ -3,6 +3,7 @@
 // intersection check after every step.
 #include <gtest/gtest.h>
 
+#include "support/body_rotation.hpp"
 #include "support/contact_scene.hpp"
 
 namespace softsim::test {
@@ -145,24 +146,11 @@ TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
 namespace softsim::test {
 namespace {
 
-// Rotation (radians, counter-clockwise positive) of a body's bottom edge: its leftmost and
-// rightmost rest vertices on the lowest row.
-double bottom_edge_angle(const Model& model, const VecX& x, int body) {
-  const MatX& X = model.bodies[body].mesh.vertices;
-  int left = -1, right = -1;
-  const double y0 = X.col(1).minCoeff();
-  for (int i = 0; i < X.rows(); ++i) {
-    if (std::abs(X(i, 1) - y0) > 1e-9) continue;
-    if (left < 0 || X(i, 0) < X(left, 0)) left = i;
-    if (right < 0 || X(i, 0) > X(right, 0)) right = i;
-  }
-  const Eigen::MatrixXd V = body_rows(model, x, body);
-  const Eigen::RowVector2d e = V.row(right) - V.row(left);
-  return std::atan2(e.y(), e.x());
-}
-
 struct SquaresOutcome {
-  double max_top_angle = -HUGE_VAL, max_bottom_shift = 0;
+  // Rotation at the end (rad, counter-clockwise), tracked every step and unwrapped: an edge's
+  // atan2 wraps at 180 deg, where the frictional case's top square ends.
+  double top_rotation = 0, bottom_rotation = 0;
+  double bottom_leftmost_shift = 0, bottom_largest_shift = 0;  // bottom centre's x - start: min, max |.|
   std::size_t intersections = 0;
 };
 
@@ -170,31 +158,42 @@ SquaresOutcome run_squares(const std::string& file) {
   const Scene scene = read_scene(scene_file(file));
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
-  const Eigen::RowVector2d start = body_rows(model, state.x, 1).colwise().mean();
+  const Eigen::MatrixXd top_rest = body_rows(model, state.x, 0), bottom_rest = body_rows(model, state.x, 1);
+  const double start_x = bottom_rest.col(0).mean();
+  UnwrappedRotation top_turn, bottom_turn;
   SquaresOutcome o;
   const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
-    o.max_top_angle = std::max(o.max_top_angle, bottom_edge_angle(model, state.x, 0));
-    o.max_bottom_shift =
-        std::max(o.max_bottom_shift, std::abs(body_rows(model, state.x, 1).colwise().mean().x() - start.x()));
+    o.top_rotation = top_turn.add(best_fit_rotation(top_rest, body_rows(model, state.x, 0)));
+    o.bottom_rotation = bottom_turn.add(best_fit_rotation(bottom_rest, body_rows(model, state.x, 1)));
+    const double shift = body_rows(model, state.x, 1).col(0).mean() - start_x;
+    o.bottom_leftmost_shift = std::min(o.bottom_leftmost_shift, shift);
+    o.bottom_largest_shift = std::max(o.bottom_largest_shift, std::abs(shift));
   });
   print_stats(file.c_str(), s);
   o.intersections = s.max_intersections;
-  std::printf("[ scene ] %s: top square turned up to %.1f deg; bottom square's centre moved up to %.3f m sideways\n",
-              file.c_str(), o.max_top_angle * 180 / M_PI, o.max_bottom_shift);
+  std::printf("[ scene ] %s: top square turned %.1f deg, bottom %.1f deg; bottom square's centre moved up to %.3f m "
+              "sideways, %.3f m to the left at most\n",
+              file.c_str(), o.top_rotation * 180 / M_PI, o.bottom_rotation * 180 / M_PI, o.bottom_largest_shift,
+              -o.bottom_leftmost_shift);
   return o;
 }
 
 // Li & Jiang 2025, ch. 22: with mu = 0.4 between the squares (and on the ground) the top square
-// no longer slides off the bottom one as it does without friction: it turns and drags the bottom
-// square along to the left (the book's code: the bottom square's centre ends at x = -0.47, against
-// +0.009 without self-friction; tests/data/book/self_friction.csv).
+// no longer slides off the bottom one as it does without friction: it rolls over twice (about 180
+// deg, against one quarter turn without self-friction) and drags the bottom square, which tips
+// over once, along to the left (the book's code: the bottom square's centre up to 0.60 m left of
+// its start, ending at x = -0.47, against +0.008 without self-friction;
+// tests/data/book/self_friction.csv). book_outcomes_test.cpp compares these with the book's run.
 TEST(Book2DContact, FrictionalSelfContactDragsTheBottomSquareAlong) {
   const SquaresOutcome friction = run_squares("book_self_contact_2d_friction.json");
   const SquaresOutcome frictionless = run_squares("book_self_contact_2d.json");
   EXPECT_EQ(friction.intersections, 0u);
-  EXPECT_GT(friction.max_top_angle, 10 * M_PI / 180) << "the squares should rotate counter-clockwise";
-  EXPECT_GT(friction.max_bottom_shift, 0.4);
-  EXPECT_LT(frictionless.max_bottom_shift, 0.1);
+  EXPECT_GT(friction.top_rotation, 135 * M_PI / 180) << "the top square should roll over twice, counter-clockwise";
+  EXPECT_LT(frictionless.top_rotation, 135 * M_PI / 180) << "without self-friction it tips over once";
+  EXPECT_GT(friction.bottom_rotation, 45 * M_PI / 180) << "the bottom square should be tipped over";
+  EXPECT_LT(std::abs(frictionless.bottom_rotation), 10 * M_PI / 180);
+  EXPECT_LT(friction.bottom_leftmost_shift, -0.4) << "the bottom square should be dragged to the left (-x)";
+  EXPECT_LT(frictionless.bottom_largest_shift, 0.1);
 }
 
 }  // namespace

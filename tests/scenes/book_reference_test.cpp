@@ -9,72 +9,32 @@
 // for, since the runs agree to round-off; looser only where the book's code is inexact). Each
 // run must also end where the book's does: slope stop distances, the ceilings' final heights and
 // which square ends where follow from the positions and are asserted physically in
-// book_2d_contact_test.cpp and square_on_slope_test.cpp.
+// book_2d_contact_test.cpp and square_on_slope_test.cpp, and computed from both trajectories and
+// compared in book_outcomes_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "support/book_cases.hpp"
-#include "support/data_dir.hpp"
-#include "support/scene_file.hpp"
+#include "support/book_reference.hpp"
 
 namespace softsim {
 namespace {
 
 constexpr double kFirstStep = 1e-6;  // x side length
 
-struct Reference {
-  std::map<int, VecX> positions;  // step -> all nodes, flattened
-  int last_step = 0;
-};
-
-Reference read_reference(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  EXPECT_TRUE(in.good()) << "missing " << file;
-  Reference ref;
-  std::string line;
-  bool header = false;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (!header) {  // step,x0,y0,...
-      header = true;
-      continue;
-    }
-    std::stringstream ss(line);
-    std::string cell;
-    std::getline(ss, cell, ',');
-    const int step = std::stoi(cell);
-    std::vector<double> values;
-    while (std::getline(ss, cell, ',')) values.push_back(std::stod(cell));
-    ref.positions[step] = Eigen::Map<VecX>(values.data(), static_cast<Eigen::Index>(values.size()));
-    ref.last_step = std::max(ref.last_step, step);
-  }
-  return ref;
-}
-
 using test::BookCase;
-
-Scene case_scene(const BookCase& c) {
-  const std::filesystem::path file = test::scene_file(c.scene);
-  nlohmann::json j = read_scene_json(file);
-  if (c.mu >= 0.0) j["contact"]["friction"]["mu"] = c.mu;
-  return parse_scene(j, file.string());
-}
 
 class BookReference : public ::testing::TestWithParam<BookCase> {};
 
 TEST_P(BookReference, SameSceneGivesTheBookCodesNumbers) {
   const BookCase& c = GetParam();
-  const Reference ref = read_reference(test::project_data_dir() / "book" / (std::string(c.name) + ".csv"));
+  const test::BookTrajectory ref = test::read_book_trajectory(c);
   ASSERT_FALSE(ref.positions.empty());
-  const Scene scene = case_scene(c);
+  const Scene scene = test::book_case_scene(c);
   Model model = build_model(scene);
   ASSERT_EQ(model.num_dofs(), ref.positions.begin()->second.size()) << "node count differs from the book's";
   auto stepper = make_stepper(model, scene.integrator);
