@@ -7,7 +7,8 @@
 //    momentum to Newton's tolerance; the trapezoidal rule drifts in angular momentum at O(h^2);
 //    A is a rotation to the rigid tolerance.
 //  - A rigid box on a slope: sticks with mu > tan theta, slides at g (sin - mu cos) below it.
-//  - Rigid and elastic affine boxes dropped on an FEM block and on each other: no intersection.
+//  - Rigid and elastic affine boxes dropped on an FEM block and on each other, rigid boxes piled
+//    in a container (a mesh obstacle), a rigid box on a pinned cloth (a shell): no intersection.
 //  - A kinematic affine body (every vertex prescribed) follows its motion exactly, translating and
 //    rotating; a rotating one bats a block away without intersecting it.
 //  - The static stepper finds the equilibrium in the subspace.
@@ -17,12 +18,14 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
 #include "softsim/subspace/orthogonality_potential.hpp"
+#include "support/affine_pile.hpp"
 #include "support/contact_scene.hpp"
 
 namespace softsim {
@@ -32,6 +35,14 @@ const OrthogonalityPotential* orthogonality(const Model& model) {
   for (const auto& term : model.energies())
     if (auto* o = dynamic_cast<const OrthogonalityPotential*>(term.get())) return o;
   return nullptr;
+}
+
+// Steps the whole scene, expecting every step to converge and no frame to intersect.
+void run_expecting_no_intersection(const Scene& scene, Model& model, State& state, const char* name) {
+  const test::RunStats stats = test::run_scene(scene, model, state, scene.steps);
+  test::print_stats(name, stats);
+  EXPECT_EQ(stats.failed_steps, 0);
+  EXPECT_EQ(stats.max_intersections, 0u);
 }
 
 TEST(AffineBody, BookAbdSquareDropLandsRestsAndStaysAffine) {
@@ -244,6 +255,71 @@ TEST(AffineBody, AffineAndFemBodiesStackWithoutIntersecting) {
   }
 }
 
+// The benchmark's pile (tests/support/affine_pile.hpp) with 8 boxes in two layers, run until it
+// settles: every frame free of intersections between boxes and with the container, every box
+// at rest inside it. 200 boxes are the benchmark's (bench_affine_pile, which exits non-zero on
+// an intersection); 8 keep the suite fast and still stack boxes on boxes.
+TEST(AffineBody, PileOfRigidBoxesSettlesInAContainerWithoutIntersecting) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "softsim_affine_pile_test";
+  std::filesystem::create_directories(dir);
+  const test::AffinePile pile = test::affine_pile(8, 150, 1e-6, dir);
+  const Scene scene = parse_scene(pile.scene, (dir / "pile.json").string());
+  Model model = build_model(scene);
+  auto stepper = make_stepper(model, scene.integrator);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  const Eigen::MatrixXi boxes = test::surface_primitives(model);
+  std::size_t worst = test::pile_intersections(model, boxes, pile, state.x);
+  double lowest = HUGE_VAL;
+  for (int n = 0; n < scene.steps; ++n) {
+    ASSERT_TRUE(stepper->step(state, scene.dt).converged) << "step " << n;
+    worst = std::max(worst, test::pile_intersections(model, boxes, pile, state.x));
+    lowest = std::min(lowest, as_rows(state.x, 3).col(1).minCoeff());
+  }
+  std::filesystem::remove_all(dir);
+  const double speed = test::max_speed(model, state.v);
+  const Eigen::MatrixXd X = as_rows(state.x, 3);
+  const double half = pile.container_vertices.col(0).maxCoeff();
+  std::printf("pile of 8 boxes: max intersections %zu, lowest y %.3g m, final max speed %.3g m/s, top %.3f m\n",
+              worst, lowest, speed, X.col(1).maxCoeff());
+  EXPECT_EQ(worst, 0u);
+  EXPECT_GT(lowest, 0.0);  // never through the floor
+  EXPECT_LT(X.cwiseAbs().col(0).maxCoeff(), half);
+  EXPECT_LT(X.cwiseAbs().col(2).maxCoeff(), half);
+  EXPECT_LT(speed, 0.05);  // settled
+  // Two layers of boxes of 0.1 m (diagonal 0.173 m) resting on one another: the top is above
+  // one box (the upper layer did not slip down beside the lower) and below two diagonals.
+  EXPECT_GT(X.col(1).maxCoeff(), 0.15);
+  EXPECT_LT(X.col(1).maxCoeff(), 0.35);
+}
+
+// A rigid box dropped on a cloth (a shell) held at its four edges: IPC between an affine body and
+// a shell, no intersection in any frame, and the box ends carried by the sagging cloth.
+TEST(AffineBody, RigidBoxLandsOnAPinnedClothWithoutIntersecting) {
+  const nlohmann::json j = R"json({
+    "dim": 3, "time": {"dt": 0.01, "steps": 80}, "gravity": [0, -9.81, 0],
+    "contact": {"dhat": 0.002, "friction": {"mu": 0.3}},
+    "bodies": [
+      {"name": "cloth", "kind": "shell", "generator": {"type": "sheet", "size": [0.6, 1, 0.6], "resolution": [8, 1, 8]},
+       "material": {"model": "stvk", "E": 1e5, "nu": 0.3, "density": 200, "thickness": 0.001},
+       "fixed": [{"box": [[-1, -1, -1], [-0.29, 1, 1]]}, {"box": [[0.29, -1, -1], [1, 1, 1]]},
+                 {"box": [[-1, -1, -1], [1, 1, -0.29]]}, {"box": [[-1, -1, 0.29], [1, 1, 1]]}]},
+      {"name": "box", "kind": "affine", "affine": {"rigid": true},
+       "generator": {"type": "box", "size": [0.15, 0.15, 0.15], "resolution": [1, 1, 1]},
+       "transform": {"translate": [0.02, 0.12, -0.01], "rotate": [10, 20, 5]}, "material": {"density": 300}}
+    ]
+  })json"_json;
+  const Scene scene = parse_scene(j, "box_on_cloth.json");
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  run_expecting_no_intersection(scene, model, state, "rigid box on a pinned cloth");
+  const auto cloth = test::body_rows(model, state.x, 0), box = test::body_rows(model, state.x, 1);
+  std::printf("cloth lowest %.4f m, box lowest %.4f m\n", cloth.col(1).minCoeff(), box.col(1).minCoeff());
+  EXPECT_LT(cloth.col(1).minCoeff(), -0.005);  // the box's weight made the cloth sag
+  EXPECT_LT(box.col(1).minCoeff(), 0.0);       // and the box went down with it
+  EXPECT_GT(box.col(1).minCoeff(), cloth.col(1).minCoeff() - 1e-9);  // carried on it, not through it
+  EXPECT_LT(model.subspace.distance_from_range(state.x), 1e-12);
+}
+
 // Steps a 2D scene whose body 0 is a kinematic affine paddle centred at `centre` and expects
 // every vertex at c + v t + R(omega t) (x0 - c), inside the affine subspace.
 void expect_rigid_path(const nlohmann::json& j, const Vec2& centre, const Vec2& velocity, double omega) {
@@ -308,10 +384,7 @@ TEST(AffineBody, RotatingKinematicPaddleBatsABlockAwayWithoutIntersecting) {
   const Scene scene = parse_scene(j, "bat.json");
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
-  const test::RunStats stats = test::run_scene(scene, model, state, scene.steps);
-  test::print_stats("rotating paddle bats a block", stats);
-  EXPECT_EQ(stats.failed_steps, 0);
-  EXPECT_EQ(stats.max_intersections, 0u);
+  run_expecting_no_intersection(scene, model, state, "rotating paddle bats a block");
   const auto v = test::body_rows(model, state.v, 1);
   const Vec2 block_velocity = v.colwise().mean().transpose();
   EXPECT_LT(block_velocity.y(), -0.5);  // batted down, at a good fraction of the tip speed
