@@ -4,7 +4,7 @@
 # trajectories into a scratch directory, not tests/data) and softsim (bench_book_cases), then
 # the table of per-step times and their ratio (docs/book-cases.md).
 #   bench/book_cases.sh BOOK_CHECKOUT [BUILD_DIR]
-# BOOK_CHECKOUT: phys-sim-book/solid-sim-tutorial (chapters 1-8); needs python3 with numpy and scipy.
+# BOOK_CHECKOUT: phys-sim-book/solid-sim-tutorial (chapters 1-9); needs python3 with numpy and scipy.
 set -eu
 book=${1:?usage: bench/book_cases.sh BOOK_CHECKOUT [BUILD_DIR]}
 build=${2:-build}
