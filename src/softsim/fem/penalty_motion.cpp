@@ -10,9 +10,10 @@ struct PenaltyMotion::Targets : TermData {
   std::vector<VecX> targets, starts;  // end-of-step targets and start-of-step positions
   std::vector<char> held;             // hold_when_met: vertices held for the rest of the solve
   bool releasable = false, released = false;  // a release condition exists; it has been met
-  // The target of vertex i for a stage ending at fraction c of the step.
-  VecX target(std::size_t i, double c) const {
-    return c == 1.0 ? targets[i] : VecX(starts[i] + c * (targets[i] - starts[i]));
+  // The target of vertex i for a stage ending at fraction c of the step (on the stack: it is
+  // asked for every vertex in every evaluation).
+  VecUpTo3 target(std::size_t i, double c) const {
+    return c == 1.0 ? VecUpTo3(targets[i]) : VecUpTo3(starts[i] + c * (targets[i] - starts[i]));
   }
   // The stiffness grows when targets are missed and carries over; begin_step sets the targets.
   void save(ArchiveWriter& out) const override {
@@ -32,9 +33,9 @@ struct PenaltyMotion::Targets : TermData {
 class PenaltyMotion::StageTargets {
  public:
   StageTargets(const Targets& d, double c) : d_(d), c_(c) {}
-  StageTargets(const Targets& d, double c, MatX turn, VecX center, VecX shift)
-      : d_(d), c_(c), turn_(std::move(turn)), center_(std::move(center)), shift_(std::move(shift)) {}
-  VecX operator()(std::size_t i) const {
+  StageTargets(const Targets& d, double c, const MatX& turn, const VecX& center, const VecX& shift)
+      : d_(d), c_(c), turn_(turn), center_(center), shift_(shift) {}
+  VecUpTo3 operator()(std::size_t i) const {
     if (turn_.size() == 0) return d_.target(i, c_);
     return center_ + shift_ + turn_ * (d_.starts[i] - center_);
   }
@@ -42,8 +43,8 @@ class PenaltyMotion::StageTargets {
  private:
   const Targets& d_;
   double c_;
-  MatX turn_;
-  VecX center_, shift_;
+  MatUpTo3 turn_;
+  VecUpTo3 center_, shift_;
 };
 
 PenaltyMotion::StageTargets PenaltyMotion::arc_targets(const Targets& d, double c) const {
@@ -155,7 +156,7 @@ double PenaltyMotion::evaluate(const EvalContext& ctx, const VecX& x, const Asse
   const StageTargets target = stage_targets(d, ctx.stage.fraction);
   for (std::size_t i = 0; i < vertices_.size(); ++i) {
     const int v = vertices_[i];
-    const VecX r = x.segment(v * dim_, dim_) - target(i);
+    const VecUpTo3 r = x.segment(v * dim_, dim_) - target(i);
     const double k = out.weight * d.kappa * masses_[i];
     total += 0.5 * k * r.squaredNorm();
     if (out.gradient) out.gradient->segment(v * dim_, dim_) += k * r;
