@@ -31,27 +31,6 @@ void IncrementalPotential::set_step(Stage stage, const VecX& predictor, double i
   ++configuration_count_;
 }
 
-namespace {
-
-// Adds the triplets to H in place when every one falls on an entry of H's pattern (contacts on a
-// vertex's own block, stencils the layout already has): no new matrix. False, with H unchanged,
-// when one does not.
-bool add_within_pattern(SparseMat& H, const std::vector<Triplet>& triplets, std::vector<int>& where) {
-  where.resize(triplets.size());
-  for (std::size_t k = 0; k < triplets.size(); ++k) {
-    const Triplet& t = triplets[k];
-    const int* begin = H.innerIndexPtr() + H.outerIndexPtr()[t.col()];
-    const int* end = H.innerIndexPtr() + H.outerIndexPtr()[t.col() + 1];
-    const int* pos = std::lower_bound(begin, end, t.row());
-    if (pos == end || *pos != t.row()) return false;
-    where[k] = static_cast<int>(pos - H.innerIndexPtr());
-  }
-  for (std::size_t k = 0; k < triplets.size(); ++k) H.valuePtr()[where[k]] += triplets[k].value();
-  return true;
-}
-
-}  // namespace
-
 double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* hessian, bool project_psd) {
   std::vector<Triplet>& dynamic = dynamic_hessian_;
   const AssemblyOutputs out =
@@ -86,12 +65,8 @@ double IncrementalPotential::evaluate(const VecX& x, VecX* gradient, SparseMat* 
     model_.add_velocity_forces(ctx, x, stage_velocity(x), velocity_scale_, -potential_weight_, gradient,
                                hessian ? &dynamic : nullptr);
   }
-  if (hessian && !dynamic.empty() && !add_within_pattern(*hessian, dynamic, dynamic_places_)) {
-    // Contact pairs change between iterations: their entries widen the fixed pattern.
-    SparseMat extra(hessian->rows(), hessian->cols());
-    extra.setFromTriplets(dynamic.begin(), dynamic.end());
-    *hessian = *hessian + extra;
-  }
+  // Contact pairs change between iterations: their entries widen the fixed pattern.
+  if (hessian) widened_.add(*hessian, dynamic);
   return E;
 }
 

@@ -12,6 +12,7 @@
 // ModelData, which end_iteration lets the adaptive terms update.
 #include <vector>
 
+#include "softsim/core/widened_hessian.hpp"
 #include "softsim/model/model.hpp"
 #include "softsim/solve/objective.hpp"
 
@@ -68,7 +69,7 @@ class IncrementalPotential : public Objective {
   // entries with their places in the pattern.
   VecX difference_, product_;
   std::vector<Triplet> dynamic_hessian_;
-  std::vector<int> dynamic_places_;
+  WidenedHessian widened_;  // the layout's pattern widened by contact entries, kept
   // The DOFs the model's terms hold at the moment (Model::held_dofs), asked for several times an
   // iteration, and their mask, in kept storage.
   mutable std::vector<int> held_;
