@@ -25,6 +25,10 @@ struct IpcContact::Data : TermData {
     Candidates candidates;
   } ccd;
   mutable Workspace work;
+  // Kept between calls: the positions of an evaluation, and the step filter's end point and its
+  // positions at both ends (the contact of a small scene allocated these on every call).
+  mutable VertexRows positions, end_positions;
+  mutable VecX end_point;
   // The stiffness and the distance it adapts from carry over; the CCD cache is cleared at every
   // step's start.
   void save(ArchiveWriter& out) const override {
@@ -245,7 +249,8 @@ double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const Assembl
   const bool derivatives = out.gradient || out.hessian || out.dynamic_hessian;
   const Data& data = ctx.data.of<Data>(this);
   Workspace& w = data.work;
-  const VertexRows V = mesh_.positions(x);
+  VertexRows& V = data.positions;
+  mesh_.positions(x, V);
   // The accepted iterate lies on the last CCD segment, so its candidates are cached too.
   active_stencils(V, x, &data, w);
   compact(V, w);
@@ -266,16 +271,20 @@ double IpcContact::evaluate(const EvalContext& ctx, const VecX& x, const Assembl
 }
 
 double IpcContact::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {
-  const VecX x1 = x + p;
+  const Data& data = ctx.data.of<Data>(this);
+  VecX& x1 = data.end_point;
+  x1 = x + p;
+  VertexRows &V0 = data.positions, &V1 = data.end_positions;
+  mesh_.positions(x, V0);
+  mesh_.positions(x1, V1);
   // Candidates whose swept boxes come within dhat: they serve CCD now and the line search's
   // energy evaluations along this segment.
-  auto& cache = ctx.data.of<Data>(this).ccd;
-  cache.candidates = ccd_candidates(mesh_, x, x1, reach(), options_.broad_phase);
+  auto& cache = data.ccd;
+  cache.candidates = ccd_candidates(mesh_, V0, V1, reach(), options_.broad_phase);
   cache.x0 = x;
   cache.p = p;
   cache.valid = true;
   const std::vector<ContactStencil> stencils = candidate_stencils(mesh_, cache.candidates);
-  const VertexRows V0 = mesh_.positions(x), V1 = mesh_.positions(x1);
   AccdOptions accd;
   accd.rescaling = options_.ccd_safety;
   accd.min_separation = options_.thickness;

@@ -27,7 +27,8 @@ class FrictionSource {
   virtual const Energy& contact_term() const = 0;
   // Positions of every vertex the contacts refer to (rows): the model's vertices, then any static
   // obstacle vertices, which carry no DOFs (ids >= num_dof_vertices()).
-  virtual VertexRows positions(const VecX& x) const = 0;
+  // Into `out`, whose storage is reused.
+  virtual void positions(const VecX& x, VertexRows& out) const = 0;
   virtual int num_dof_vertices() const = 0;
   // The contacts at x with lambda > 0 and mu > 0, their frames taken at x.
   virtual std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const = 0;

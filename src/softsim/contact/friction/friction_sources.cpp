@@ -37,7 +37,7 @@ class IpcFrictionSource : public FrameSource<IpcFrictionSource> {
  public:
   IpcFrictionSource(const IpcContact& contact, const FrictionOptions& options) : contact_(contact), options_(options) {}
   const Energy& contact_term() const override { return contact_; }
-  VertexRows positions(const VecX& x) const override { return contact_.collision_mesh().positions(x); }
+  void positions(const VecX& x, VertexRows& out) const override { contact_.collision_mesh().positions(x, out); }
   int num_dof_vertices() const override { return contact_.collision_mesh().num_dof_vertices; }
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
@@ -81,7 +81,7 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
                          double kappa, const FrictionOptions& options)
       : barrier_(barrier), dim_(dim), weights_(std::move(weights)), dhat_(dhat), kappa_(kappa), options_(options) {}
   const Energy& contact_term() const override { return barrier_; }
-  VertexRows positions(const VecX& x) const override { return as_rows(x, dim_); }
+  void positions(const VecX& x, VertexRows& out) const override { out = as_rows(x, dim_); }
   int num_dof_vertices() const override { return static_cast<int>(weights_.size()); }
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
@@ -159,7 +159,7 @@ class PenaltyFrictionSource : public FrameSource<PenaltyFrictionSource> {
   PenaltyFrictionSource(const PenaltyContact& contact, const FrictionOptions& options)
       : contact_(contact), options_(options) {}
   const Energy& contact_term() const override { return contact_; }
-  VertexRows positions(const VecX& x) const override { return contact_.collision_mesh().positions(x); }
+  void positions(const VecX& x, VertexRows& out) const override { contact_.collision_mesh().positions(x, out); }
   int num_dof_vertices() const override { return contact_.collision_mesh().num_dof_vertices; }
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {

@@ -108,7 +108,8 @@ std::vector<FrictionContact> ImplicitFriction::contacts(const EvalContext& ctx, 
 void ImplicitFriction::add_force(const EvalContext& ctx, const VecX& q, const VecX& v, double c, double weight,
                                  VecX* force, std::vector<Triplet>* jacobian) const {
   if (!options_.any() || (!force && !jacobian)) return;
-  const VertexRows X = source_->positions(q);
+  VertexRows X;
+  source_->positions(q, X);
   assemble_stencil_forces(contacts(ctx, q), X, v, static_cast<int>(X.cols()), source_->num_dof_vertices(), options_,
                           c, weight, force, jacobian,
                           [&](const FrictionContact& fc, const auto* x) { return source_->frame(ctx, fc, x); });
@@ -117,7 +118,8 @@ void ImplicitFriction::add_force(const EvalContext& ctx, const VecX& q, const Ve
 void ImplicitFriction::add_jacobian_times(const EvalContext& ctx, const VecX& q, const VecX& v, double c,
                                           const VecX& p, double weight, VecX& out) const {
   if (!options_.any()) return;
-  const VertexRows X = source_->positions(q);
+  VertexRows X;
+  source_->positions(q, X);
   stencil_forces_jacobian_times(contacts(ctx, q), X, v, p, static_cast<int>(X.cols()), source_->num_dof_vertices(),
                                 options_, c, weight, out,
                                 [&](const FrictionContact& fc, const auto* x) { return source_->frame(ctx, fc, x); });

@@ -25,6 +25,8 @@ struct LaggedFriction::Data : TermData {
   std::vector<FrictionContact> contacts;
   VecX x_start;
   int pass = 0;  // fixed-point pass of the current step, 1-based
+  // Kept between evaluations: the positions at x and at the reference.
+  mutable VertexRows positions, reference;
 };
 
 LaggedFriction::LaggedFriction(std::unique_ptr<FrictionSource> source, const FrictionOptions& options)
@@ -59,9 +61,10 @@ double LaggedFriction::evaluate(const EvalContext& ctx, const VecX& x, const Ass
   // u is measured from the stage's velocity reference with eps = eps_v / scale; a solve without
   // a velocity map (the step's start forces) measures it from the step's start, eps = eps_v h.
   const bool mapped = stage.has_velocity_map();
-  const VertexRows reference = source_->positions(mapped ? stage.velocity_reference : data.x_start);
+  source_->positions(mapped ? stage.velocity_reference : data.x_start, data.reference);
+  source_->positions(x, data.positions);
   const double eps = mapped ? options_.eps_v / stage.velocity_scale : options_.eps_v * stage.h;
-  return assemble_friction(data.contacts, source_->positions(x), reference, options_.smoothing, eps,
+  return assemble_friction(data.contacts, data.positions, data.reference, options_.smoothing, eps,
                            source_->num_dof_vertices(), out);
 }
 

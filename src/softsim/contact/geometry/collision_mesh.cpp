@@ -65,12 +65,17 @@ CollisionMesh empty_mesh(int dim, int num_vertices) {
 }  // namespace
 
 VertexRows CollisionMesh::positions(const VecX& x) const {
+  VertexRows V;
+  positions(x, V);
+  return V;
+}
+
+void CollisionMesh::positions(const VecX& x, VertexRows& V) const {
   if (x.size() != static_cast<Eigen::Index>(num_dof_vertices) * dim)
     throw std::invalid_argument("CollisionMesh::positions: x has the wrong size");
-  VertexRows V(num_total_vertices(), dim);
+  V.resize(num_total_vertices(), dim);
   V.topRows(num_dof_vertices) = as_rows(x, dim);
   if (obstacle_vertices.rows() > 0) V.bottomRows(obstacle_vertices.rows()) = obstacle_vertices;
-  return V;
 }
 
 CollisionMesh build_collision_mesh(const Model& model) {

@@ -48,6 +48,8 @@ struct CollisionMesh {
   // Positions of every vertex (n_total x dim): the DOF vector x (vertex-major, size
   // num_dof_vertices * dim) followed by the obstacle vertices.
   VertexRows positions(const VecX& x) const;
+  // The same into `out`, whose storage is reused (every evaluation of contact forms them).
+  void positions(const VecX& x, VertexRows& out) const;
 
   // Pairs never reported by the broad phase: a point with a face or edge it belongs to, edges
   // sharing a vertex, pairs of two kinematic primitives (static obstacles and bodies whose
