@@ -107,11 +107,20 @@ double half_smallest_extent(const MatX& vertices) {
 
 // Contact area per vertex (m^(dim-1)): the body's contact_area when given, else its mean edge
 // length to the power dim - 1 (for a regular grid of side L and n cells without diagonals, the
-// L / n of the Square Drop, Li & Jiang 2025, Implementation 8.3.4). Pose vertices of moving
-// obstacles get none: nothing touches them.
+// L / n of the Square Drop, Li & Jiang 2025, Implementation 8.3.4). Only the collision
+// vertices (a solid's boundary, every vertex of a shell, rod or spring grid) have one: the
+// companion code of the book weighs every node, but a node inside a body is never nearer to a
+// plane than the nearest boundary vertex (nor to a convex obstacle than the boundary), so the
+// two differ only where a body is thinner than dhat; the book's squares have their inner nodes
+// far from every obstacle, and give the same numbers. Without the inside, what a contact reads
+// and writes is the surface (Energy::vertex_support), which a reduced body forms alone. Pose
+// vertices of moving obstacles get none: nothing touches them.
 std::vector<double> vertex_contact_areas(const Model& model, const Scene& scene) {
   const int dim = scene.dim;
   std::vector<double> area(model.num_vertices(), 0.0);
+  std::vector<char> on_surface(model.num_vertices(), 0);
+  for (int v : build_collision_mesh(model).vertices)
+    if (v < model.num_vertices()) on_surface[v] = 1;
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
     std::optional<double> given;
@@ -127,7 +136,8 @@ std::vector<double> vertex_contact_areas(const Model& model, const Scene& scene)
       mean /= std::max<Eigen::Index>(1, edges.rows());
       value = std::pow(mean, dim - 1);
     }
-    for (int i = 0; i < body.mesh.num_vertices(); ++i) area[body.first_vertex + i] = value;
+    for (int i = 0; i < body.mesh.num_vertices(); ++i)
+      if (on_surface[body.first_vertex + i]) area[body.first_vertex + i] = value;
   }
   return area;
 }

@@ -1,6 +1,7 @@
 #include "softsim/subspace/orthogonality_potential.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <stdexcept>
 
 #include "softsim/core/jet.hpp"
@@ -36,6 +37,13 @@ void OrthogonalityPotential::declare_stencils(HessianLayout& layout) {
   for (int a = 0; a <= dim_; ++a) stencil(0, a) = frame_[a];
   set_ = layout.add_stencils(stencil);
   layout_ = &layout;
+}
+
+bool OrthogonalityPotential::vertex_support(std::vector<int>& vertices) const {
+  std::vector<int> frame = frame_;
+  std::sort(frame.begin(), frame.end());
+  vertices.insert(vertices.end(), frame.begin(), frame.end());
+  return true;
 }
 
 std::unique_ptr<TermData> OrthogonalityPotential::make_data() const { return std::make_unique<Stiffening>(); }

@@ -367,6 +367,16 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
   data.balanced = any;  // balanced once contact has appeared; until then re-evaluated every step
 }
 
+bool IpcContact::vertex_support(std::vector<int>& vertices) const {
+  for (int v : mesh_.vertices)
+    if (!mesh_.is_static_vertex(v)) vertices.push_back(v);
+  return true;
+}
+
+bool IpcContact::hooks_read_all_positions(const ModelData& data) const {
+  return !options_.kappa && !(data.has(this) && data.of<Data>(this).balanced);
+}
+
 bool IpcContact::end_iteration(const StepContext& ctx, const VecX& x) const {
   if (options_.kappa) return false;
   Data& data = ctx.data.of<Data>(this);

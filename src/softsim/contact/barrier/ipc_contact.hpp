@@ -54,6 +54,10 @@ class IpcContact : public Energy {
   // the closest pair keeps approaching (see above).
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool end_iteration(const StepContext& ctx, const VecX& x) const override;
+  // The collision vertices with DOFs. Once the stiffness is balanced (or fixed), end_iteration
+  // reads the collision vertices only; until then balancing reads every position.
+  bool vertex_support(std::vector<int>& vertices) const override;
+  bool hooks_read_all_positions(const ModelData& data) const override;
 
   double stiffness(const ModelData& data) const;
   const IpcOptions& options() const { return options_; }

@@ -1,5 +1,6 @@
 #include "softsim/contact/barrier/obstacle_barrier.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,6 +53,17 @@ double ObstacleBarrier::distance_of(const VecX& x, int i) const {
 
 double ObstacleBarrier::distance_of_vertex(const VecX& x, int i) const {
   return dim_ == 3 ? distance_of<3>(x, i) : distance_of<2>(x, i);
+}
+
+bool ObstacleBarrier::vertex_support(std::vector<int>& vertices) const {
+  const std::size_t first = vertices.size();
+  for (std::size_t i = 0; i < weights_.size(); ++i)
+    if (weights_[i] > 0.0) vertices.push_back(static_cast<int>(i));
+  if (pose_ >= 0) {
+    const auto at = std::lower_bound(vertices.begin() + first, vertices.end(), pose_);
+    if (at == vertices.end() || *at != pose_) vertices.insert(at, pose_);
+  }
+  return true;
 }
 
 void ObstacleBarrier::declare_stencils(HessianLayout& layout) {

@@ -40,6 +40,11 @@ class LaggedFriction : public Energy {
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   std::vector<const Energy*> reads_data_of() const override { return {&source_->contact_term()}; }
+  // Its contacts are its contact term's: the same support; after_solve finds them there.
+  bool vertex_support(std::vector<int>& vertices) const override {
+    return source_->contact_term().vertex_support(vertices);
+  }
+  bool hooks_read_all_positions(const ModelData&) const override { return false; }
 
   const std::vector<FrictionContact>& contacts(const ModelData& data) const;
 

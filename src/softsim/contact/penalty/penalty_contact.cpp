@@ -181,6 +181,12 @@ bool PenaltyContact::after_solve(const StepContext& ctx, const VecX& x) const {
   return true;
 }
 
+bool PenaltyContact::vertex_support(std::vector<int>& vertices) const {
+  for (int v : mesh_.vertices)
+    if (!mesh_.is_static_vertex(v)) vertices.push_back(v);
+  return true;
+}
+
 double PenaltyContact::min_contact_distance(const VecX& x, const ModelData*) const {
   double deepest = std::numeric_limits<double>::infinity();
   for (const PenaltyContactPoint& c : find(mesh_.positions(x))) deepest = std::min(deepest, c.d);

@@ -55,6 +55,9 @@ class PenaltyContact : public Energy {
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // The deepest signed gap among the contact points (d < delta) at x; +infinity without any.
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
+  // The collision vertices with DOFs; after_solve reads those only.
+  bool vertex_support(std::vector<int>& vertices) const override;
+  bool hooks_read_all_positions(const ModelData&) const override { return false; }
 
   // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
   std::vector<PenaltyContactPoint> contacts(const EvalContext& ctx, const VecX& x) const;
