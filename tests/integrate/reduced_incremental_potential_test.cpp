@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
 
+#include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/integrate/rayleigh_damping.hpp"
 #include "softsim/integrate/reduced_incremental_potential.hpp"
@@ -92,17 +93,21 @@ struct Fixture : test::StagedPotential {
   explicit Fixture(int dim) : Fixture(reduced_cantilever(dim)) {}
 };
 
-// Projected Newton from q0 on both paths: the same iterations, a solution that moved by more
-// than `moved` and agrees to `agreement` relative.
-void expect_the_same_newton_solution(Fixture& f, const VecX& q0, double tolerance, double moved, double agreement) {
-  const int r = f.model.subspace.num_coordinates();
+// Projected Newton from q on `objective` (step scale 0.01); q is moved to the solution.
+NewtonResult solve_from(SubspaceObjective& objective, VecX& q, double tolerance) {
   NewtonOptions options;
   options.tolerance = tolerance;
   options.step_scale = 0.01;
+  auto solver = make_linear_solver("auto", static_cast<int>(q.size()));
+  return projected_newton(objective, q, *solver, options);
+}
+
+// Projected Newton from q0 on both paths: the same iterations, a solution that moved by more
+// than `moved` and agrees to `agreement` relative.
+void expect_the_same_newton_solution(Fixture& f, const VecX& q0, double tolerance, double moved, double agreement) {
   VecX q_a = q0, q_b = q0;
-  auto solver_a = make_linear_solver("auto", r), solver_b = make_linear_solver("auto", r);
-  const NewtonResult a = projected_newton(*f.pulled_back, q_a, *solver_a, options);
-  const NewtonResult b = projected_newton(*f.reduced, q_b, *solver_b, options);
+  const NewtonResult a = solve_from(*f.pulled_back, q_a, tolerance);
+  const NewtonResult b = solve_from(*f.reduced, q_b, tolerance);
   ASSERT_TRUE(a.converged) << a.failure;
   ASSERT_TRUE(b.converged) << b.failure;
   EXPECT_EQ(a.iterations, b.iterations);
@@ -198,6 +203,13 @@ TEST_P(ReducedIncrementalPotentialInContact, EqualsThePositionsPathWithContactAc
   Fixture f(contact_scene(GetParam()));
   ASSERT_EQ(reduced_evaluation_obstacle(f.model), "");
   ASSERT_TRUE(f.reduced->has_positions_terms());
+  // The contact terms are evaluated on their support only; the 3D beam (one cell thick) has
+  // every vertex on its surface, the others have vertices inside.
+  EXPECT_TRUE(f.reduced->works_on_support());
+  if (GetParam() == 1)
+    EXPECT_EQ(f.reduced->num_support_dofs(), f.model.num_dofs());
+  else
+    EXPECT_LT(f.reduced->num_support_dofs(), f.model.num_dofs());
   const SubspaceMap& map = f.model.subspace;
   // Contact is active at rest: the obstacle's barrier and friction push the bodies (the
   // gradient differs from the same model's without contact terms' share, which the positions
@@ -238,6 +250,44 @@ TEST_P(ReducedIncrementalPotentialInContact, DerivativesMatchFiniteDifferences) 
 TEST_P(ReducedIncrementalPotentialInContact, NewtonReachesTheSameSolution) {
   Fixture f(contact_scene(GetParam()));
   expect_the_same_newton_solution(f, f.model.subspace.coordinates(f.model.rest_positions), 1e-10, 1e-5, 1e-9);
+}
+
+// Contact that appears during a solve, with the stiffness adapted: the balance reads every
+// position (and the other terms' gradient), the iterations after it the support only. The
+// stacked affine squares 1.5 cm apart (beyond dhat), the upper one's predictor 3 cm down. Two
+// fixtures, since the hooks change the run's data: the same iterations, solution and stiffness.
+TEST(ReducedIncrementalPotentialInContact, ContactAppearingInASolveIsBalancedAsInThePositionsPath) {
+  nlohmann::json scene = stacked_affine_squares();
+  scene["contact"].erase("kappa");
+  scene["bodies"][1]["transform"]["translate"] = {0.1, 0.815};
+  Fixture a(scene), b(scene);
+  ASSERT_TRUE(b.reduced->works_on_support());
+  ASSERT_LT(b.reduced->num_support_dofs(), b.model.num_dofs());
+  auto ipc_of = [](const Model& model) {
+    const IpcContact* ipc = nullptr;
+    for (const auto& term : model.energies())
+      if (auto* c = dynamic_cast<const IpcContact*>(term.get())) ipc = c;
+    return ipc;
+  };
+  const IpcContact *ipc_a = ipc_of(a.model), *ipc = ipc_of(b.model);
+  ASSERT_NE(ipc, nullptr);
+  ASSERT_TRUE(ipc->hooks_read_all_positions(b.data));  // nothing touches yet
+  const VecX x = a.model.rest_positions;
+  VecX predictor = x;
+  for (int v = 0; v < a.model.num_vertices(); ++v)
+    if (x[v * 2 + 1] > 0.507) predictor[v * 2 + 1] -= 0.03;
+  for (Fixture* f : {&a, &b}) f->positions.set_step(Stage::step(0.0, 0.01), predictor, 1.0, 1e-4, x, 0.01);
+  const VecX q0 = a.model.subspace.coordinates(x);
+  VecX q_a = q0, q_b = q0;
+  const NewtonResult ra = solve_from(*a.pulled_back, q_a, 1e-10);
+  const NewtonResult rb = solve_from(*b.reduced, q_b, 1e-10);
+  ASSERT_TRUE(ra.converged) << ra.failure;
+  ASSERT_TRUE(rb.converged) << rb.failure;
+  EXPECT_EQ(ra.iterations, rb.iterations);
+  EXPECT_LT((q_a - q_b).lpNorm<Eigen::Infinity>(), 1e-9 * q_a.lpNorm<Eigen::Infinity>());
+  EXPECT_FALSE(ipc->hooks_read_all_positions(b.data));  // balanced
+  EXPECT_LT(ipc->min_contact_distance(b.model.subspace.positions(q_b)), 0.01);  // in contact
+  EXPECT_NEAR(ipc->stiffness(b.data), ipc_a->stiffness(a.data), 1e-9 * ipc_a->stiffness(a.data));
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReducedIncrementalPotentialInContact, testing::Values(0, 1, 2),

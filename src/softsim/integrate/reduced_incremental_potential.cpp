@@ -179,6 +179,28 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
       }
     }
   }
+  // The support of the terms in positions, when each has one.
+  std::vector<int> vertices;
+  support_ = !positions_terms_.empty();
+  for (const Energy* term : positions_terms_)
+    if (support_ && !term->vertex_support(vertices)) support_ = false;
+  if (support_) {
+    std::sort(vertices.begin(), vertices.end());
+    vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
+    for (int v : vertices)
+      for (int a = 0; a < dim; ++a) support_dofs_.push_back(v * dim + a);
+    std::vector<Triplet> rows;
+    support_offset_.resize(support_dofs_.size());
+    for (std::size_t k = 0; k < support_dofs_.size(); ++k) {
+      const int d = support_dofs_[k];
+      support_offset_[k] = map.offset[d];
+      for (SparseMat::InnerIterator it(map.basis_t, d); it; ++it)
+        rows.emplace_back(static_cast<int>(k), static_cast<int>(it.row()), it.value());
+    }
+    support_basis_.resize(static_cast<Eigen::Index>(support_dofs_.size()), map.num_coordinates());
+    support_basis_.setFromTriplets(rows.begin(), rows.end());
+  }
+
   reduced_mass_ = map.pull_back(model.mass_matrix());
   reduced_mass_factor_.compute(reduced_mass_);
   if (reduced_mass_factor_.info() != Eigen::Success || reduced_mass_factor_.vectorD().minCoeff() <= 0.0)
@@ -284,18 +306,19 @@ double ReducedIncrementalPotential::weighted_potential(const VecX& q, double w, 
     }
   }
   if (!positions_terms_.empty()) {
-    const SubspaceMap& map = model_.subspace;
-    const VecX& x = positions_at(q);
-    const AssemblyOutputs out = zeroed_outputs(gradient ? &g_full_ : nullptr, hessian ? &H_full_ : nullptr, dynamic_,
-                                               model_.num_dofs(), model_.layout().pattern(), w, project_psd);
+    const VecX& x = support_positions_at(q);
+    const AssemblyOutputs out = positions_outputs(gradient != nullptr, hessian, w, project_psd);
     const EvalContext ctx = positions_.context();
     for (const Energy* term : positions_terms_) {
       E += term->evaluate(ctx, x, out);
       if (!std::isfinite(E)) return E;
     }
-    if (gradient) gradient->noalias() += map.basis_t * g_full_;
+    if (gradient) add_pulled_back_gradient(*gradient);
     if (hessian) {
-      hessian_blocks_.add_entries(H_full_);
+      if (support_)
+        hessian_blocks_.add_entries(H_full_, support_dofs_);
+      else
+        hessian_blocks_.add_entries(H_full_);
       hessian_blocks_.add_entries(dynamic_);
     }
   }
@@ -343,8 +366,15 @@ double ReducedIncrementalPotential::max_step_fraction(const VecX& q, const VecX&
     alpha = compact_->model.max_step_fraction(EvalContext{positions_.stage(), compact_->data}, x_T_, step_T_);
   }
   if (positions_terms_.empty()) return alpha;
-  const VecX& x = positions_at(q);
-  step_full_.noalias() = model_.subspace.basis * p;
+  const VecX& x = support_positions_at(q);
+  if (support_) {
+    // The other entries stay zero: the end point keeps them where x has them.
+    if (step_full_.size() != model_.num_dofs()) step_full_.setZero(model_.num_dofs());
+    support_values_.noalias() = support_basis_ * p;
+    for (std::size_t k = 0; k < support_dofs_.size(); ++k) step_full_[support_dofs_[k]] = support_values_[k];
+  } else {
+    step_full_.noalias() = model_.subspace.basis * p;
+  }
   const EvalContext ctx = positions_.context();
   for (const Energy* term : positions_terms_) alpha = std::min(alpha, term->max_step_fraction(ctx, x, step_full_));
   return alpha;
@@ -360,20 +390,82 @@ void ReducedIncrementalPotential::rank_one_hessian(const VecX& q, std::vector<Ra
 }
 
 bool ReducedIncrementalPotential::end_iteration(const VecX& q) {
-  return !positions_terms_.empty() && positions_.end_iteration(positions_at(q));
+  return !positions_terms_.empty() && positions_.end_iteration(hook_positions_at(q));
 }
 
 bool ReducedIncrementalPotential::before_stop(const VecX& q) {
-  return !positions_terms_.empty() && positions_.before_stop(positions_at(q));
+  return !positions_terms_.empty() && positions_.before_stop(hook_positions_at(q));
 }
 
+namespace {
+bool same_coordinates(const VecX& a, const VecX& b) { return a.size() == b.size() && a == b; }
+}  // namespace
+
 const VecX& ReducedIncrementalPotential::positions_at(const VecX& q) {
-  if (x_full_of_.size() != q.size() || x_full_of_ != q) {
-    x_full_ = model_.subspace.offset;
-    x_full_.noalias() += model_.subspace.basis * q;
-    x_full_of_ = q;
+  if (!same_coordinates(x_all_of_, q)) {
+    x_all_ = model_.subspace.offset;
+    x_all_.noalias() += model_.subspace.basis * q;
+    x_all_of_ = q;
   }
-  return x_full_;
+  return x_all_;
+}
+
+const VecX& ReducedIncrementalPotential::support_positions_at(const VecX& q) {
+  if (!support_) return positions_at(q);
+  if (same_coordinates(x_support_of_, q)) return x_support_;
+  if (x_support_.size() == 0) {
+    x_support_ = positions_at(q);
+  } else {
+    support_values_.noalias() = support_basis_ * q;
+    for (std::size_t k = 0; k < support_dofs_.size(); ++k)
+      x_support_[support_dofs_[k]] = support_offset_[k] + support_values_[k];
+  }
+  x_support_of_ = q;
+  return x_support_;
+}
+
+const VecX& ReducedIncrementalPotential::hook_positions_at(const VecX& q) {
+  const ModelData& data = positions_.context().data;
+  for (const auto& term : model_.energies())
+    if (term->hooks_read_all_positions(data)) return positions_at(q);
+  return support_positions_at(q);
+}
+
+AssemblyOutputs ReducedIncrementalPotential::positions_outputs(bool gradient, bool hessian, double weight,
+                                                                bool project_psd) {
+  const int n = model_.num_dofs();
+  if (!support_)
+    return zeroed_outputs(gradient ? &g_full_ : nullptr, hessian ? &H_full_ : nullptr, dynamic_, n,
+                          model_.layout().pattern(), weight, project_psd);
+  // The terms write on the support only: clear what they wrote there (everything, the first time).
+  if (gradient) {
+    if (g_full_.size() != n)
+      g_full_.setZero(n);
+    else
+      for (int d : support_dofs_) g_full_[d] = 0.0;
+  }
+  if (hessian) {
+    if (H_full_.rows() != n) {
+      H_full_ = model_.layout().pattern();
+      std::fill(H_full_.valuePtr(), H_full_.valuePtr() + H_full_.nonZeros(), 0.0);
+    } else {
+      const int* outer = H_full_.outerIndexPtr();
+      for (int d : support_dofs_) std::fill(H_full_.valuePtr() + outer[d], H_full_.valuePtr() + outer[d + 1], 0.0);
+    }
+  }
+  dynamic_.clear();
+  return {gradient ? &g_full_ : nullptr, hessian ? &H_full_ : nullptr, weight, project_psd,
+          hessian ? &dynamic_ : nullptr};
+}
+
+void ReducedIncrementalPotential::add_pulled_back_gradient(VecX& gradient) {
+  if (!support_) {
+    gradient.noalias() += model_.subspace.basis_t * g_full_;
+    return;
+  }
+  support_values_.resize(static_cast<Eigen::Index>(support_dofs_.size()));
+  for (std::size_t k = 0; k < support_dofs_.size(); ++k) support_values_[k] = g_full_[support_dofs_[k]];
+  gradient.noalias() += support_basis_.transpose() * support_values_;
 }
 
 }  // namespace softsim

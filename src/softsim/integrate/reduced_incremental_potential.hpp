@@ -12,8 +12,11 @@
 // (model/subspace_blocks.hpp), so that what a step costs follows the cubature elements and the
 // active contacts, not B^T H B over the whole mesh. Without such terms an evaluation and the
 // step filter cost O(T r^2) for T cubature elements and r coordinates, whatever the mesh size;
-// with them, one pass over the positions (forming x, clearing the Hessian's pattern) is left.
-// Either way the result is what SubspaceObjective gives (positions, then pull-back), to
+// with them, when every such term works on a fixed set of vertices (Energy::vertex_support: a
+// contact's collision vertices, an orthogonality potential's frame), x is formed there only and
+// their gradient and Hessian are cleared and pulled back there only, so a step in contact costs
+// what the surface's contact costs, not a pass over the volume (hooks that read every position,
+// a contact balancing its stiffness, get the whole x). Either way the result is what SubspaceObjective gives (positions, then pull-back), to
 // round-off.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
@@ -55,6 +58,9 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // Whether some term is evaluated in positions (then a step needs positions: the steppers
   // step such a model in positions, with this objective for its solves).
   bool has_positions_terms() const { return !positions_terms_.empty(); }
+  // Whether those terms are evaluated on their support only (see above), and its DOFs.
+  bool works_on_support() const { return support_; }
+  int num_support_dofs() const { return static_cast<int>(support_dofs_.size()); }
 
   // A stage posed in coordinates, by a stepper whose state is y (integrate/dirk.hpp): the
   // predictor and the damping reference are coordinates, so nothing is taken from positions
@@ -93,6 +99,17 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // step filter and hooks share one product with B (O(n r), the largest volume cost of a step in
   // contact).
   const VecX& positions_at(const VecX& q);
+  // The same exact on the support only, in a buffer of its own: the other entries are the first
+  // q's, which the terms in positions do not read, and stay so (a contact's line-search cache
+  // compares whole vectors: x and the step agree off the support at every call). Every entry
+  // without a support.
+  const VecX& support_positions_at(const VecX& q);
+  // What the step hooks get: the whole x when a term's hooks may read it.
+  const VecX& hook_positions_at(const VecX& q);
+  // The terms in positions' outputs into g_full_, H_full_ and dynamic_, cleared where they write.
+  AssemblyOutputs positions_outputs(bool gradient, bool hessian, double weight, bool project_psd);
+  // B^T g_full_ added to `gradient`.
+  void add_pulled_back_gradient(VecX& gradient);
   // Offset (when asked) + B p at the compact model's DOFs.
   void to_compact(const VecX& p, bool with_offset, VecX& out) const;
 
@@ -119,8 +136,15 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // Kept between evaluations: the compact model's positions, gradient, Hessian; the terms in
   // positions' x, gradient, Hessian (the model's layout) and contact entries.
   // The step filter's compact and full-space steps, kept likewise.
-  VecX x_T_, g_T_, x_full_, g_full_, step_T_, step_full_;
-  VecX x_full_of_;  // the q that x_full_ is the positions of
+  VecX x_T_, g_T_, g_full_, step_T_, step_full_;
+  VecX x_all_, x_all_of_;          // positions_at: x and its q (empty: none yet)
+  VecX x_support_, x_support_of_;  // support_positions_at: x and its q
+  // The support's DOFs (ascending), the rows of B and of the offset there; the products with B
+  // on the support go through support_values_.
+  bool support_ = false;
+  std::vector<int> support_dofs_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor, int> support_basis_;
+  VecX support_offset_, support_values_;
   SparseMat H_T_, H_full_;
   std::vector<Triplet> dynamic_;
   MatX HU_;

@@ -91,30 +91,36 @@ MatX& BlockHessian::block(int a, int b) {
 // is then spread over the other DOF's row once: half the work of b_i^T h_ij b_j entry by entry,
 // and one block lookup a run.
 void BlockHessian::add_entries(const SparseMat& H) {
+  for (int j = 0; j < H.outerSize(); ++j) add_column(H, j);
+}
+
+void BlockHessian::add_entries(const SparseMat& H, const std::vector<int>& columns) {
+  for (int j : columns) add_column(H, j);
+}
+
+void BlockHessian::add_column(const SparseMat& H, int j) {
+  const int b = blocks_.block_of_dof[j];
+  if (b < 0) return;
   const int* column = blocks_.row_column.data();
   const double* value = blocks_.row_value.data();
-  for (int j = 0; j < H.outerSize(); ++j) {
-    const int b = blocks_.block_of_dof[j];
-    if (b < 0) continue;
-    int a = -1;
-    auto flush = [&] {
-      if (a < 0) return;
-      MatX& m = block(a, b);
-      for (int p = blocks_.row_start[j]; p < blocks_.row_start[j + 1]; ++p) m.col(column[p]) += value[p] * run_;
-    };
-    for (SparseMat::InnerIterator it(H, j); it; ++it) {
-      if (it.value() == 0.0) continue;
-      const int i = static_cast<int>(it.row()), ai = blocks_.block_of_dof[i];
-      if (ai < 0) continue;
-      if (ai != a) {
-        flush();
-        a = ai;
-        run_.setZero(blocks_.width(a));
-      }
-      for (int s = blocks_.row_start[i]; s < blocks_.row_start[i + 1]; ++s) run_[column[s]] += it.value() * value[s];
+  int a = -1;
+  auto flush = [&] {
+    if (a < 0) return;
+    MatX& m = block(a, b);
+    for (int p = blocks_.row_start[j]; p < blocks_.row_start[j + 1]; ++p) m.col(column[p]) += value[p] * run_;
+  };
+  for (SparseMat::InnerIterator it(H, j); it; ++it) {
+    if (it.value() == 0.0) continue;
+    const int i = static_cast<int>(it.row()), ai = blocks_.block_of_dof[i];
+    if (ai < 0) continue;
+    if (ai != a) {
+      flush();
+      a = ai;
+      run_.setZero(blocks_.width(a));
     }
-    flush();
+    for (int s = blocks_.row_start[i]; s < blocks_.row_start[i + 1]; ++s) run_[column[s]] += it.value() * value[s];
   }
+  flush();
 }
 
 void BlockHessian::add_entries(const std::vector<Triplet>& entries) {

@@ -51,6 +51,9 @@ class BlockHessian {
   // weight x the entries of H (rows and columns are DOFs of the map), skipping exact zeros, so
   // that a Hessian with a whole mesh's pattern costs a scan plus its non-zero entries.
   void add_entries(const SparseMat& H);
+  // The same over the given columns of H only (DOFs, each once): a Hessian whose entries all
+  // lie in those columns costs a scan of them, not of the whole pattern.
+  void add_entries(const SparseMat& H, const std::vector<int>& columns);
   void add_entries(const std::vector<Triplet>& entries);
   // The dense block pair (a, b), created on first use (zero).
   MatX& block(int a, int b);
@@ -78,6 +81,7 @@ class BlockHessian {
   int pattern_builds_ = 0;
   std::vector<Triplet> scratch_;
   void build_widened(const SparseMat& pattern);
+  void add_column(const SparseMat& H, int j);  // column j of H (add_entries)
   const MatX* used_block(int a, int b) const;
   VecX run_;  // scratch: the partial product of one run of entries (add_entries)
 };
