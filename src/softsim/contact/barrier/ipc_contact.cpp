@@ -368,8 +368,7 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
 }
 
 bool IpcContact::vertex_support(std::vector<int>& vertices) const {
-  for (int v : mesh_.vertices)
-    if (!mesh_.is_static_vertex(v)) vertices.push_back(v);
+  mesh_.append_dof_vertices(vertices);
   return true;
 }
 

@@ -45,6 +45,13 @@ struct CollisionMesh {
            (!kinematic_vertex.empty() && kinematic_vertex[static_cast<std::size_t>(global_id)] != 0);
   }
 
+  // Appends the collision vertices that are model DOFs (not obstacle vertices): the vertices
+  // a contact term on this mesh reads and writes (Energy::vertex_support).
+  void append_dof_vertices(std::vector<int>& out) const {
+    for (int v : vertices)
+      if (!is_static_vertex(v)) out.push_back(v);
+  }
+
   // Positions of every vertex (n_total x dim): the DOF vector x (vertex-major, size
   // num_dof_vertices * dim) followed by the obstacle vertices.
   VertexRows positions(const VecX& x) const;

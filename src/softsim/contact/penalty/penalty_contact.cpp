@@ -182,8 +182,7 @@ bool PenaltyContact::after_solve(const StepContext& ctx, const VecX& x) const {
 }
 
 bool PenaltyContact::vertex_support(std::vector<int>& vertices) const {
-  for (int v : mesh_.vertices)
-    if (!mesh_.is_static_vertex(v)) vertices.push_back(v);
+  mesh_.append_dof_vertices(vertices);
   return true;
 }
 
