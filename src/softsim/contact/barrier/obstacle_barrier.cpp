@@ -13,6 +13,8 @@ ObstacleBarrier::ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector
     : dim_(dim), obstacle_(std::move(obstacle)), weights_(std::move(vertex_weights)), dhat_(dhat), kappa_(kappa),
       pose_(pose_vertex) {
   if (pose_ >= 0 && pose_ < static_cast<int>(weights_.size())) weights_[pose_] = 0.0;
+  for (std::size_t i = 0; i < weights_.size(); ++i)
+    if (weights_[i] > 0.0) weighted_.push_back(static_cast<int>(i));
 }
 
 namespace {
@@ -57,8 +59,7 @@ double ObstacleBarrier::distance_of_vertex(const VecX& x, int i) const {
 
 bool ObstacleBarrier::vertex_support(std::vector<int>& vertices) const {
   const std::size_t first = vertices.size();
-  for (std::size_t i = 0; i < weights_.size(); ++i)
-    if (weights_[i] > 0.0) vertices.push_back(static_cast<int>(i));
+  vertices.insert(vertices.end(), weighted_.begin(), weighted_.end());
   if (pose_ >= 0) {
     const auto at = std::lower_bound(vertices.begin() + first, vertices.end(), pose_);
     if (at == vertices.end() || *at != pose_) vertices.insert(at, pose_);
@@ -69,16 +70,8 @@ bool ObstacleBarrier::vertex_support(std::vector<int>& vertices) const {
 void ObstacleBarrier::declare_stencils(HessianLayout& layout) {
   layout_ = &layout;
   if (pose_ < 0) return;
-  std::vector<int> rows;
-  stencil_of_.assign(weights_.size(), -1);
-  for (std::size_t i = 0; i < weights_.size(); ++i)
-    if (weights_[i] > 0.0) {
-      stencil_of_[i] = static_cast<int>(rows.size() / 2);
-      rows.push_back(static_cast<int>(i));
-      rows.push_back(pose_);
-    }
-  MatXi stencils(static_cast<Eigen::Index>(rows.size() / 2), 2);
-  for (Eigen::Index e = 0; e < stencils.rows(); ++e) stencils.row(e) << rows[2 * e], rows[2 * e + 1];
+  MatXi stencils(static_cast<Eigen::Index>(weighted_.size()), 2);
+  for (Eigen::Index k = 0; k < stencils.rows(); ++k) stencils.row(k) << weighted_[static_cast<std::size_t>(k)], pose_;
   set_ = layout.add_stencils(stencils);
 }
 
@@ -108,18 +101,15 @@ void ObstacleBarrier::relative_position(const VecX& x, int i, VecUpTo3& out) con
 
 double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {
   double dmin = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < weights_.size(); ++i)
-    if (weights_[i] > 0.0)
-      dmin = std::min(dmin, distance_of_vertex(x, static_cast<int>(i)));
+  for (int i : weighted_) dmin = std::min(dmin, distance_of_vertex(x, i));
   return dmin;
 }
 
 std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX& x) const {
   std::vector<std::pair<int, double>> contacts;
-  for (std::size_t i = 0; i < weights_.size(); ++i) {
-    if (!(weights_[i] > 0.0)) continue;
-    const double d = distance_of_vertex(x, static_cast<int>(i));
-    if (d < dhat_) contacts.emplace_back(static_cast<int>(i), d);
+  for (int i : weighted_) {
+    const double d = distance_of_vertex(x, i);
+    if (d < dhat_) contacts.emplace_back(i, d);
   }
   return contacts;
 }
@@ -136,12 +126,12 @@ double ObstacleBarrier::evaluate_in(const VecX& x, const AssemblyOutputs& out) c
   double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
   // A static obstacle's contacts touch only their own diagonal blocks; a moving one's share the
   // pose vertex. A plain loop is race-free and deterministic either way.
-  for (std::size_t i = 0; i < weights_.size(); ++i) {
-    if (!(weights_[i] > 0.0)) continue;
-    const double d = signed_distance_jet<D>(obstacle_, relative_point<D>(x, static_cast<int>(i)), &grad_d, &hess_d);
+  for (std::size_t k = 0; k < weighted_.size(); ++k) {
+    const int i = weighted_[k];
+    const double d = signed_distance_jet<D>(obstacle_, relative_point<D>(x, i), &grad_d, &hess_d);
     if (d >= dhat_) continue;
     if (d <= 0.0) return std::numeric_limits<double>::infinity();
-    const double w = weights_[i] * out.weight;
+    const double w = weights_[static_cast<std::size_t>(i)] * out.weight;
     const double s = d / dhat_;
     total += w * 0.5 * kappa_ * (s - 1.0) * std::log(s);
     const double db = 0.5 * kappa_ * (std::log(s) / dhat_ + (s - 1.0) / d);  // b'(d) <= 0
@@ -159,10 +149,10 @@ double ObstacleBarrier::evaluate_in(const VecX& x, const AssemblyOutputs& out) c
     if (pose_ < 0) {
       for (int c = 0; c < D; ++c)
         for (int r = 0; r < D; ++r)
-          values[layout_->diagonal_index(static_cast<int>(i) * D + c) - c + r] += w * H(r, c);
+          values[layout_->diagonal_index(i * D + c) - c + r] += w * H(r, c);
       continue;
     }
-    const int* starts = layout_->block_starts(set_, stencil_of_[i]);
+    const int* starts = layout_->block_starts(set_, static_cast<int>(k));
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
         const double sign = a == b ? w : -w;
@@ -180,13 +170,12 @@ double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, con
 template <int D>
 double ObstacleBarrier::max_step_in(const VecX& x, const VecX& p) const {
   double alpha = 1.0;
-  for (std::size_t i = 0; i < weights_.size(); ++i) {
-    if (!(weights_[i] > 0.0)) continue;
-    const VecD<D> step = relative_motion<D>(p, static_cast<int>(i));
+  for (int i : weighted_) {
+    const VecD<D> step = relative_motion<D>(p, i);
     const double approach =
         obstacle_.shape == AnalyticObstacle::Shape::Plane ? -obstacle_.normal.head<D>().dot(step) : step.norm();
     if (approach <= 0.0) continue;
-    const double d = distance_of<D>(x, static_cast<int>(i));
+    const double d = distance_of<D>(x, i);
     alpha = std::min(alpha, 0.9 * d / approach);
   }
   return std::max(alpha, 0.0);

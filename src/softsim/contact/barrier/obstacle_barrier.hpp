@@ -58,11 +58,13 @@ class ObstacleBarrier : public Energy {
   int dim_;
   AnalyticObstacle obstacle_;
   std::vector<double> weights_;
+  // The vertices of positive weight, ascending: every loop runs over these alone (the collision
+  // surface, not the whole mesh). A moving obstacle's stencil k in set_ is (weighted_[k], a).
+  std::vector<int> weighted_;
   double dhat_, kappa_;
   int pose_ = -1;
   const HessianLayout* layout_ = nullptr;
   int set_ = -1;  // moving obstacle: stencils (i, a) of the weighted vertices
-  std::vector<int> stencil_of_;  // vertex -> its stencil in set_
 };
 
 }  // namespace softsim
