@@ -16,8 +16,8 @@
 // contact's collision vertices, an orthogonality potential's frame), x is formed there only and
 // their gradient and Hessian are cleared and pulled back there only, so a step in contact costs
 // what the surface's contact costs, not a pass over the volume (hooks that read every position,
-// a contact balancing its stiffness, get the whole x). Either way the result is what SubspaceObjective gives (positions, then pull-back), to
-// round-off.
+// a contact balancing its stiffness, get the whole x). Either way the result is what
+// SubspaceObjective gives (positions, then pull-back), to round-off.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
 #include <memory>
