@@ -253,7 +253,8 @@ TEST_P(ReducedIncrementalPotentialInContact, NewtonReachesTheSameSolution) {
 }
 
 // Contact that appears during a solve, with the stiffness adapted: the balance reads every
-// position (and the other terms' gradient), the iterations after it the support only. The
+// position (and the other terms' gradient), formed for it alone; the hooks of the iterations
+// before and after it read the support only. The
 // stacked affine squares 1.5 cm apart (beyond dhat), the upper one's predictor 3 cm down. Two
 // fixtures, since the hooks change the run's data: the same iterations, solution and stiffness.
 TEST(ReducedIncrementalPotentialInContact, ContactAppearingInASolveIsBalancedAsInThePositionsPath) {
@@ -271,7 +272,6 @@ TEST(ReducedIncrementalPotentialInContact, ContactAppearingInASolveIsBalancedAsI
   };
   const IpcContact *ipc_a = ipc_of(a.model), *ipc = ipc_of(b.model);
   ASSERT_NE(ipc, nullptr);
-  ASSERT_TRUE(ipc->hooks_read_all_positions(b.data));  // nothing touches yet
   const VecX x = a.model.rest_positions;
   VecX predictor = x;
   for (int v = 0; v < a.model.num_vertices(); ++v)
@@ -285,9 +285,32 @@ TEST(ReducedIncrementalPotentialInContact, ContactAppearingInASolveIsBalancedAsI
   ASSERT_TRUE(rb.converged) << rb.failure;
   EXPECT_EQ(ra.iterations, rb.iterations);
   EXPECT_LT((q_a - q_b).lpNorm<Eigen::Infinity>(), 1e-9 * q_a.lpNorm<Eigen::Infinity>());
-  EXPECT_FALSE(ipc->hooks_read_all_positions(b.data));  // balanced
+  // Once to start the support's buffer, once for the balance.
+  EXPECT_EQ(b.reduced->num_whole_positions_formed(), 2);
   EXPECT_LT(ipc->min_contact_distance(b.model.subspace.positions(q_b)), 0.01);  // in contact
   EXPECT_NEAR(ipc->stiffness(b.data), ipc_a->stiffness(a.data), 1e-9 * ipc_a->stiffness(a.data));
+}
+
+// No contact in the whole solve (the upper square's predictor 3 cm up), stiffness adaptive: the
+// hooks look for contact on the support at every iteration and never form every position (once,
+// to start the support's buffer), where they formed them at every iteration before the stiffness
+// was first balanced.
+TEST(ReducedIncrementalPotentialInContact, WithoutContactTheHooksReadTheSupportOnly) {
+  nlohmann::json scene = stacked_affine_squares();
+  scene["contact"].erase("kappa");
+  scene["bodies"][1]["transform"]["translate"] = {0.1, 0.815};
+  Fixture f(scene);
+  ASSERT_TRUE(f.reduced->works_on_support());
+  const VecX x = f.model.rest_positions;
+  VecX predictor = x;
+  for (int v = 0; v < f.model.num_vertices(); ++v)
+    if (x[v * 2 + 1] > 0.507) predictor[v * 2 + 1] += 0.03;
+  f.positions.set_step(Stage::step(0.0, 0.01), predictor, 1.0, 1e-4, x, 0.01);
+  VecX q = f.model.subspace.coordinates(x);
+  const NewtonResult r = solve_from(*f.reduced, q, 1e-10);
+  ASSERT_TRUE(r.converged) << r.failure;
+  EXPECT_GE(r.iterations, 2);
+  EXPECT_EQ(f.reduced->num_whole_positions_formed(), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReducedIncrementalPotentialInContact, testing::Values(0, 1, 2),

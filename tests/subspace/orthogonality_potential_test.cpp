@@ -91,8 +91,7 @@ TEST(OrthogonalityPotential, RigidBodyStiffensUntilARotation) {
   const MatX rest = rest_vertices(3);
   const VecX off = affine_positions(rest, 1.01 * MatX::Identity(3, 3), VecX::Zero(3));
   const VecX on = affine_positions(rest, MatX::Identity(3, 3), VecX::Zero(3));
-  const std::function<VecX()> none = [] { return VecX(); };
-  StepContext step{m.evaluation->stage, m.evaluation->data, none};
+  const StepContext step = m.evaluation->step_ctx();
   const double kappa = m.term->stiffness(m.evaluation->data);
   EXPECT_FALSE(m.term->after_solve(step, on));
   EXPECT_EQ(m.term->stiffness(m.evaluation->data), kappa);

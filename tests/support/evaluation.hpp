@@ -2,6 +2,7 @@
 // Evaluating a model or a term outside a run: the data every term keeps as a run starts (made
 // fresh) and a stage without a time step, unless a test gives its own.
 #include <functional>
+#include <stdexcept>
 
 #include "softsim/model/model.hpp"
 
@@ -13,14 +14,20 @@ struct Evaluation {
   // One term outside a model: its own data only.
   explicit Evaluation(const Energy& term) { data.add(term); }
   EvalContext ctx() const { return {stage, data}; }
-  // A step hook's context, with the other terms' gradient given (zero by default).
-  StepContext step_ctx(std::function<VecX()> other = {}) {
+  // A step hook's context, with the other terms' gradient given (zero by default) and the
+  // positions at every vertex (none by default: a hook asking for them then throws).
+  StepContext step_ctx(std::function<VecX()> other = {}, const VecX* whole = nullptr) {
     other_gradient = other ? std::move(other) : [] { return VecX(); };
-    return {stage, data, other_gradient};
+    whole_positions = [whole]() -> const VecX& {
+      if (!whole) throw std::logic_error("the test gave the step hook no positions");
+      return *whole;
+    };
+    return {stage, data, other_gradient, whole_positions};
   }
   Stage stage;
   ModelData data;
   std::function<VecX()> other_gradient;
+  std::function<const VecX&()> whole_positions;
 };
 
 // The model's potential at x as a run starts (fresh data, no time step).

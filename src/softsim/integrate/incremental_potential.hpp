@@ -53,6 +53,14 @@ class IncrementalPotential : public Objective {
   void expand(VecX& step) const override;
   bool end_iteration(const VecX& x) override { return model_.end_iteration(stage_, data_, x); }
   bool before_stop(const VecX& x) override { return model_.after_solve(stage_, data_, x); }
+  // The same with x formed on the terms' supports only and `whole` forming every position on
+  // request (Model::end_iteration, StepContext::whole_positions).
+  bool end_iteration(const VecX& x, FunctionRef<const VecX&()> whole) {
+    return model_.end_iteration(stage_, data_, x, whole);
+  }
+  bool before_stop(const VecX& x, FunctionRef<const VecX&()> whole) {
+    return model_.after_solve(stage_, data_, x, whole);
+  }
 
  private:
   const Model& model_;

@@ -385,16 +385,20 @@ void ReducedIncrementalPotential::rank_one_hessian(const VecX& q, std::vector<Ra
     out.clear();
     return;
   }
-  positions_.rank_one_hessian(positions_at(q), out);
+  positions_.rank_one_hessian(support_positions_at(q), out);  // an evaluation: on the support
   for (RankOneHessian& term : out) term.u = model_.subspace.pull_back(term.u);
 }
 
 bool ReducedIncrementalPotential::end_iteration(const VecX& q) {
-  return !positions_terms_.empty() && positions_.end_iteration(hook_positions_at(q));
+  if (positions_terms_.empty()) return false;
+  const auto whole = [&]() -> const VecX& { return positions_at(q); };
+  return positions_.end_iteration(hook_positions_at(q), whole);
 }
 
 bool ReducedIncrementalPotential::before_stop(const VecX& q) {
-  return !positions_terms_.empty() && positions_.before_stop(hook_positions_at(q));
+  if (positions_terms_.empty()) return false;
+  const auto whole = [&]() -> const VecX& { return positions_at(q); };
+  return positions_.before_stop(hook_positions_at(q), whole);
 }
 
 namespace {
@@ -406,6 +410,7 @@ const VecX& ReducedIncrementalPotential::positions_at(const VecX& q) {
     x_all_ = model_.subspace.offset;
     x_all_.noalias() += model_.subspace.basis * q;
     x_all_of_ = q;
+    ++whole_positions_formed_;
   }
   return x_all_;
 }

@@ -15,8 +15,9 @@
 // with them, when every such term works on a fixed set of vertices (Energy::vertex_support: a
 // contact's collision vertices, an orthogonality potential's frame), x is formed there only and
 // their gradient and Hessian are cleared and pulled back there only, so a step in contact costs
-// what the surface's contact costs, not a pass over the volume (hooks that read every position,
-// a contact balancing its stiffness, get the whole x). Either way the result is what
+// what the surface's contact costs, not a pass over the volume (the step hooks get x on the
+// support too, and the whole x only when they ask for it: a contact balancing its stiffness as
+// contact appears, StepContext::whole_positions). Either way the result is what
 // SubspaceObjective gives (positions, then pull-back), to round-off.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
@@ -61,6 +62,8 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // Whether those terms are evaluated on their support only (see above), and its DOFs.
   bool works_on_support() const { return support_; }
   int num_support_dofs() const { return static_cast<int>(support_dofs_.size()); }
+  // How many times x was formed at every vertex (O(n r) each), for the tests.
+  long num_whole_positions_formed() const { return whole_positions_formed_; }
 
   // A stage posed in coordinates, by a stepper whose state is y (integrate/dirk.hpp): the
   // predictor and the damping reference are coordinates, so nothing is taken from positions
@@ -104,7 +107,8 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // compares whole vectors: x and the step agree off the support at every call). Every entry
   // without a support.
   const VecX& support_positions_at(const VecX& q);
-  // What the step hooks get: the whole x when a term's hooks may read it.
+  // What the step hooks get: the whole x when a term's hooks may read it (hooks_read_all_positions),
+  // else the support's.
   const VecX& hook_positions_at(const VecX& q);
   // The terms in positions' outputs into g_full_, H_full_ and dynamic_, cleared where they write.
   AssemblyOutputs positions_outputs(bool gradient, bool hessian, double weight, bool project_psd);
@@ -138,6 +142,7 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // The step filter's compact and full-space steps, kept likewise.
   VecX x_T_, g_T_, g_full_, step_T_, step_full_;
   VecX x_all_, x_all_of_;          // positions_at: x and its q (empty: none yet)
+  long whole_positions_formed_ = 0;
   VecX x_support_, x_support_of_;  // support_positions_at: x and its q
   // The support's DOFs (ascending), the rows of B and of the offset there; the products with B
   // on the support go through support_values_.

@@ -35,14 +35,18 @@ struct EvalContext {
   const ModelData& data;
 };
 
-// What a step hook receives besides the positions: the stage, the run's data to update, and the
+// What a step hook receives besides the positions: the stage, the run's data to update, the
 // gradient at those positions of the model's potential without the hooked term (external forces'
 // work included), computed only when asked for (a contact balances its stiffness against it when
-// contact appears).
+// contact appears), and the positions at every vertex. Those are the hook's x itself, unless the
+// caller formed x on the terms' supports only (Energy::hooks_read_all_positions false: a reduced
+// body, integrate/reduced_incremental_potential.hpp); then they are formed on this request, which
+// a hook makes only when it needs them (a contact balancing its stiffness as contact appears).
 struct StepContext {
   const Stage& stage;
   ModelData& data;
   FunctionRef<VecX()> other_gradient;
+  FunctionRef<const VecX&()> whole_positions;
   EvalContext eval() const { return {stage, data}; }
 };
 
@@ -98,8 +102,9 @@ class Energy {
   // integrate/reduced_incremental_potential.hpp). false (the default): any vertex.
   virtual bool vertex_support(std::vector<int>& vertices) const { return false; }
   // Whether end_iteration() and after_solve() may, with the run's data as it is, read x away
-  // from vertex_support() or ask for other_gradient (the default); false lets the caller pass
-  // positions formed on the support only.
+  // from vertex_support() (the default); false lets the caller pass positions formed on the
+  // support only, the hooks reading any other position through StepContext::whole_positions
+  // and other_gradient, which the caller then forms on request.
   virtual bool hooks_read_all_positions(const ModelData& data) const { return true; }
   // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
   // been added to the model before it, so that their hooks run first (Model::add_energy checks).

@@ -149,24 +149,26 @@ void Model::rank_one_hessian(const EvalContext& ctx, const VecX& x, double weigh
 }
 
 template <class Hook>
-bool Model::run_hook(const Stage& stage, ModelData& data, const VecX& x, Hook&& hook) const {
+bool Model::run_hook(const Stage& stage, ModelData& data, FunctionRef<const VecX&()> whole, Hook&& hook) const {
   bool any = false;
   for (std::size_t k = 0; k < energies_.size(); ++k) {
     // The gradient of every other potential at x, with the external forces' work, on request.
     const auto other_gradient = [&, k]() {
+      const VecX& x = whole();
       VecX g = -external_force_;
       const EvalContext ctx{stage, data};
       for (std::size_t j = 0; j < energies_.size(); ++j)
         if (j != k) energies_[j]->evaluate(ctx, x, AssemblyOutputs{&g, nullptr, 1.0, false});
       return g;
     };
-    any = hook(*energies_[k], StepContext{stage, data, other_gradient}) || any;
+    any = hook(*energies_[k], StepContext{stage, data, other_gradient, whole}) || any;
   }
   return any;
 }
 
 void Model::begin_step(const Stage& stage, ModelData& data, const VecX& x_start) const {
-  run_hook(stage, data, x_start, [&](const Energy& term, const StepContext& ctx) {
+  const auto whole = [&]() -> const VecX& { return x_start; };
+  run_hook(stage, data, whole, [&](const Energy& term, const StepContext& ctx) {
     term.begin_step(ctx, x_start);
     return false;
   });
@@ -184,11 +186,21 @@ void Model::held_dofs(const ModelData& data, std::vector<int>& dofs) const {
 }
 
 bool Model::end_iteration(const Stage& stage, ModelData& data, const VecX& x) const {
-  return run_hook(stage, data, x, [&](const Energy& term, const StepContext& ctx) { return term.end_iteration(ctx, x); });
+  const auto whole = [&]() -> const VecX& { return x; };
+  return end_iteration(stage, data, x, whole);
+}
+
+bool Model::end_iteration(const Stage& stage, ModelData& data, const VecX& x, FunctionRef<const VecX&()> whole) const {
+  return run_hook(stage, data, whole, [&](const Energy& term, const StepContext& ctx) { return term.end_iteration(ctx, x); });
 }
 
 bool Model::after_solve(const Stage& stage, ModelData& data, const VecX& x) const {
-  return run_hook(stage, data, x, [&](const Energy& term, const StepContext& ctx) { return term.after_solve(ctx, x); });
+  const auto whole = [&]() -> const VecX& { return x; };
+  return after_solve(stage, data, x, whole);
+}
+
+bool Model::after_solve(const Stage& stage, ModelData& data, const VecX& x, FunctionRef<const VecX&()> whole) const {
+  return run_hook(stage, data, whole, [&](const Energy& term, const StepContext& ctx) { return term.after_solve(ctx, x); });
 }
 
 double Model::max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const {

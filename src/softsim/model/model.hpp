@@ -81,12 +81,17 @@ class Model {
   void begin_step(const Stage& stage, ModelData& data, const VecX& x_start) const;
   // True when a term changed its value at x (the caller evaluates again).
   bool end_iteration(const Stage& stage, ModelData& data, const VecX& x) const;
+  // The same with x exact on the supports of the terms whose hooks read no more (Energy::
+  // hooks_read_all_positions false for every term) and `whole` forming the positions at every
+  // vertex on request (StepContext::whole_positions; the other gradient is taken there).
+  bool end_iteration(const Stage& stage, ModelData& data, const VecX& x, FunctionRef<const VecX&()> whole) const;
   // Every term's held DOFs (Energy::held_dofs) for the current solve.
   std::vector<int> held_dofs(const ModelData& data) const;
   // The same into `dofs` (cleared first), whose storage a caller asking every iteration keeps.
   void held_dofs(const ModelData& data, std::vector<int>& dofs) const;
   // True when a term asks for the solve to be repeated from x.
   bool after_solve(const Stage& stage, ModelData& data, const VecX& x) const;
+  bool after_solve(const Stage& stage, ModelData& data, const VecX& x, FunctionRef<const VecX&()> whole) const;
 
   // Mass, external force ------------------------------------------------------------------------
   // Adds weight * M into a matrix with the layout's pattern.
@@ -120,7 +125,7 @@ class Model {
  private:
   // Runs a step hook over the energy terms, each with the lazily evaluated gradient of the others.
   template <class Hook>
-  bool run_hook(const Stage& stage, ModelData& data, const VecX& x, Hook&& hook) const;
+  bool run_hook(const Stage& stage, ModelData& data, FunctionRef<const VecX&()> whole, Hook&& hook) const;
   int dim_;
   std::vector<double> lumped_;
   std::vector<Triplet> mass_triplets_;

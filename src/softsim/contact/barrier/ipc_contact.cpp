@@ -328,7 +328,7 @@ std::vector<std::pair<ContactStencil, double>> IpcContact::active_contacts(const
   return contacts;
 }
 
-void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const {
+void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x, bool within_step) const {
   // gB: gradient of the unscaled barrier sum; gE: gradient of every other potential term.
   const VertexRows V = mesh_.positions(x);
   Workspace& w = data.work;
@@ -338,8 +338,12 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
   const ActiveStencils& active = w.active;
   const std::vector<ContactStencilTerm>& terms = w.terms;
   const int dim = mesh_.dim;
-  VecX gB = VecX::Zero(x.size());
   const bool any = !terms.empty();
+  // Nothing touches, so kappa changes nothing until contact appears: keep the step's lower
+  // bound (set at its start) rather than form every position at every iteration to reset it
+  // (a reduced body forms them on request only).
+  if (!any && within_step) return;
+  VecX gB = VecX::Zero(x.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const ContactStencil& s = active.stencils[i];
     for (int a = 0; a < s.num_vertices; ++a)
@@ -348,8 +352,7 @@ void IpcContact::initialise_stiffness(const StepContext& ctx, Data& data, const 
   // The other terms' gradient is only needed for the balance, i.e. once something touches.
   VecX gE = any ? ctx.other_gradient() : VecX();
   if (!any) gB.resize(0);
-  const auto X = as_rows(x, dim);
-  const double diagonal = bounding_box_diagonal(X);
+  const double diagonal = bounding_box_diagonal(as_rows(ctx.whole_positions(), dim));
   const double average_mass = model_.total_mass() / model_.num_vertices();
   BarrierStiffness k = initial_barrier_stiffness(diagonal, options_.dhat, average_mass, gE, gB);
   // IPC adds kappa b to the incremental potential; here every potential, the barrier included,
@@ -372,17 +375,13 @@ bool IpcContact::vertex_support(std::vector<int>& vertices) const {
   return true;
 }
 
-bool IpcContact::hooks_read_all_positions(const ModelData& data) const {
-  return !options_.kappa && !(data.has(this) && data.of<Data>(this).balanced);
-}
-
 bool IpcContact::end_iteration(const StepContext& ctx, const VecX& x) const {
   if (options_.kappa) return false;
   Data& data = ctx.data.of<Data>(this);
   const double before = data.kappa;
   if (!data.balanced) {
     // Contact may appear in the middle of a step: balance the stiffness as soon as it does.
-    initialise_stiffness(ctx, data, x);
+    initialise_stiffness(ctx, data, x, true);
     if (data.balanced) data.previous_min_distance = min_distance(&data, x);
     // Until contact appears no pair is active and kappa changes nothing.
     return data.balanced;
@@ -399,7 +398,7 @@ void IpcContact::begin_step(const StepContext& ctx, const VecX& x_start) const {
   Data& data = ctx.data.of<Data>(this);
   data.ccd.valid = false;
   if (!data.balanced) {
-    initialise_stiffness(ctx, data, x_start);
+    initialise_stiffness(ctx, data, x_start, false);
     data.previous_min_distance = min_distance(&data, x_start);
     return;
   }

@@ -54,10 +54,11 @@ class IpcContact : public Energy {
   // the closest pair keeps approaching (see above).
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool end_iteration(const StepContext& ctx, const VecX& x) const override;
-  // The collision vertices with DOFs. Once the stiffness is balanced (or fixed), end_iteration
-  // reads the collision vertices only; until then balancing reads every position.
+  // The collision vertices with DOFs. The hooks read the collision vertices only, and the other
+  // positions (StepContext::whole_positions, other_gradient) only when contact appears and the
+  // stiffness is balanced.
   bool vertex_support(std::vector<int>& vertices) const override;
-  bool hooks_read_all_positions(const ModelData& data) const override;
+  bool hooks_read_all_positions(const ModelData&) const override { return false; }
 
   double stiffness(const ModelData& data) const;
   const IpcOptions& options() const { return options_; }
@@ -120,7 +121,9 @@ class IpcContact : public Energy {
   // with gradient and Hessian, PSD-projected when asked (w.terms).
   void barrier_values(const VertexRows& V, Workspace& w) const;
   void barrier_terms(const VertexRows& V, Workspace& w, bool project_psd) const;
-  void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x) const;
+  // Balances kappa at x if contact is there. Without contact: at the step's start, kappa is set
+  // to its lower bound there; within a step (`within_step`), it stays so.
+  void initialise_stiffness(const StepContext& ctx, Data& data, const VecX& x, bool within_step) const;
   double reach() const { return options_.dhat + options_.thickness; }  // broad-phase radius
 
   const Model& model_;
