@@ -28,7 +28,7 @@ class SimplexElasticity : public Energy {
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }  // none of them
+  bool hooks_read_all_positions() const override { return false; }  // none of them
   VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   // Forward mode through the element gradient W P(F) G: F is linear in x, so its dual part is
   // F(p); the stress primitive's JVP rule is dP = dP/dF : dF (the material's exact tangent).

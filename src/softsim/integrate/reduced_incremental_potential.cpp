@@ -184,6 +184,9 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
   support_ = !positions_terms_.empty();
   for (const Energy* term : positions_terms_)
     if (support_ && !term->vertex_support(vertices)) support_ = false;
+  hooks_on_support_ = support_;
+  for (const auto& term : model_.energies())
+    if (term->hooks_read_all_positions()) hooks_on_support_ = false;
   if (support_) {
     std::sort(vertices.begin(), vertices.end());
     vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
@@ -430,10 +433,7 @@ const VecX& ReducedIncrementalPotential::support_positions_at(const VecX& q) {
 }
 
 const VecX& ReducedIncrementalPotential::hook_positions_at(const VecX& q) {
-  const ModelData& data = positions_.context().data;
-  for (const auto& term : model_.energies())
-    if (term->hooks_read_all_positions(data)) return positions_at(q);
-  return support_positions_at(q);
+  return hooks_on_support_ ? support_positions_at(q) : positions_at(q);
 }
 
 AssemblyOutputs ReducedIncrementalPotential::positions_outputs(bool gradient, bool hessian, double weight,

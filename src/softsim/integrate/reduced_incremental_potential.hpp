@@ -107,8 +107,8 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // compares whole vectors: x and the step agree off the support at every call). Every entry
   // without a support.
   const VecX& support_positions_at(const VecX& q);
-  // What the step hooks get: the whole x when a term's hooks may read it (hooks_read_all_positions),
-  // else the support's.
+  // What the step hooks get: the support's x when every term's hooks read no more
+  // (hooks_on_support_), else the whole x.
   const VecX& hook_positions_at(const VecX& q);
   // The terms in positions' outputs into g_full_, H_full_ and dynamic_, cleared where they write.
   AssemblyOutputs positions_outputs(bool gradient, bool hessian, double weight, bool project_psd);
@@ -147,6 +147,7 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // The support's DOFs (ascending), the rows of B and of the offset there; the products with B
   // on the support go through support_values_.
   bool support_ = false;
+  bool hooks_on_support_ = false;  // support_, and no term's hooks_read_all_positions()
   std::vector<int> support_dofs_;
   Eigen::SparseMatrix<double, Eigen::RowMajor, int> support_basis_;
   VecX support_offset_, support_values_;

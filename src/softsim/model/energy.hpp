@@ -96,16 +96,16 @@ class Energy {
   // Li & Jiang 2025 does). Appended to `dofs`.
   virtual void held_dofs(const ModelData& data, std::vector<int>& dofs) const {}
   // The model vertices the term works on, when they are a fixed set (appended to `vertices`,
-  // ascending, no repeats; returns true): evaluate() and max_step_fraction() read x and p at
-  // those vertices only and write the gradient and Hessian there only (contact: the collision
-  // vertices), so that a caller may form the positions there only (a reduced body in contact:
+  // ascending, no repeats; returns true): evaluate(), rank_one_hessian() and
+  // max_step_fraction() read x and p at those vertices only and write the gradient and Hessian
+  // there only (contact: the collision vertices), so that a caller may form the positions there only (a reduced body in contact:
   // integrate/reduced_incremental_potential.hpp). false (the default): any vertex.
   virtual bool vertex_support(std::vector<int>& vertices) const { return false; }
-  // Whether end_iteration() and after_solve() may, with the run's data as it is, read x away
-  // from vertex_support() (the default); false lets the caller pass positions formed on the
-  // support only, the hooks reading any other position through StepContext::whole_positions
-  // and other_gradient, which the caller then forms on request.
-  virtual bool hooks_read_all_positions(const ModelData& data) const { return true; }
+  // Whether end_iteration() and after_solve() may read x away from vertex_support() (the
+  // default); false lets the caller pass positions formed on the support only, the hooks reading
+  // any other position through StepContext::whole_positions and other_gradient, which the
+  // caller then forms on request.
+  virtual bool hooks_read_all_positions() const { return true; }
   // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
   // been added to the model before it, so that their hooks run first (Model::add_energy checks).
   virtual std::vector<const Energy*> reads_data_of() const { return {}; }

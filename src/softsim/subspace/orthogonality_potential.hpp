@@ -28,7 +28,7 @@ class OrthogonalityPotential : public Energy {
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // The frame vertices, which after_solve reads too.
   bool vertex_support(std::vector<int>& vertices) const override;
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }
+  bool hooks_read_all_positions() const override { return false; }
 
   // A of the frame at x, and ||A A^T - I||_F.
   MatX affine_matrix(const VecX& x) const;

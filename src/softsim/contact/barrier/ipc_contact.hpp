@@ -58,7 +58,7 @@ class IpcContact : public Energy {
   // positions (StepContext::whole_positions, other_gradient) only when contact appears and the
   // stiffness is balanced.
   bool vertex_support(std::vector<int>& vertices) const override;
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }
+  bool hooks_read_all_positions() const override { return false; }
 
   double stiffness(const ModelData& data) const;
   const IpcOptions& options() const { return options_; }

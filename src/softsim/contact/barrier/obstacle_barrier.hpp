@@ -27,7 +27,7 @@ class ObstacleBarrier : public Energy {
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
   // The vertices it weighs, and the pose vertex of a moving obstacle; no step hooks.
   bool vertex_support(std::vector<int>& vertices) const override;
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }
+  bool hooks_read_all_positions() const override { return false; }
 
   // The vertices within the barrier's reach (d < dhat) at x with their distances (m).
   std::vector<std::pair<int, double>> active_contacts(const VecX& x) const;

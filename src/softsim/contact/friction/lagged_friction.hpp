@@ -44,7 +44,7 @@ class LaggedFriction : public Energy {
   bool vertex_support(std::vector<int>& vertices) const override {
     return source_->contact_term().vertex_support(vertices);
   }
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }
+  bool hooks_read_all_positions() const override { return false; }
 
   const std::vector<FrictionContact>& contacts(const ModelData& data) const;
 

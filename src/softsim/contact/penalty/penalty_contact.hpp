@@ -57,7 +57,7 @@ class PenaltyContact : public Energy {
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
   // The collision vertices with DOFs; after_solve reads those only.
   bool vertex_support(std::vector<int>& vertices) const override;
-  bool hooks_read_all_positions(const ModelData&) const override { return false; }
+  bool hooks_read_all_positions() const override { return false; }
 
   // Active contact points at x with d, lambda = -b'(d) and the unit normal grad_p d.
   std::vector<PenaltyContactPoint> contacts(const EvalContext& ctx, const VecX& x) const;
