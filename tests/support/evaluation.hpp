@@ -14,14 +14,12 @@ struct Evaluation {
   // One term outside a model: its own data only.
   explicit Evaluation(const Energy& term) { data.add(term); }
   EvalContext ctx() const { return {stage, data}; }
-  // A step hook's context, with the other terms' gradient given (zero by default) and the
-  // positions at every vertex (none by default: a hook asking for them then throws).
-  StepContext step_ctx(std::function<VecX()> other = {}, const VecX* whole = nullptr) {
+  // A step hook's context, with the other terms' gradient given (zero by default) and no
+  // positions besides the hook's x (a hook asking for every position throws: the terms these
+  // tests hook never need them).
+  StepContext step_ctx(std::function<VecX()> other = {}) {
     other_gradient = other ? std::move(other) : [] { return VecX(); };
-    whole_positions = [whole]() -> const VecX& {
-      if (!whole) throw std::logic_error("the test gave the step hook no positions");
-      return *whole;
-    };
+    whole_positions = []() -> const VecX& { throw std::logic_error("the test gave the step hook no positions"); };
     return {stage, data, other_gradient, whole_positions};
   }
   Stage stage;
