@@ -3,6 +3,7 @@
 // built to annihilate common translations, for every stencil shape contact uses.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "softsim/core/psd_projection.hpp"
@@ -78,6 +79,39 @@ TEST(PsdProjection, ClampsExactlyTheNegativeEigenvalues) {
   Eigen::Matrix<double, 2, 2> kept;
   kept << 2.0, 0.0, 0.0, 0.0;
   EXPECT_LE((H - D.transpose() * kept * D).norm(), 1e-14);
+}
+
+// The 2x2 closed-form test (Sylvester's criterion) against the eigen-decomposition on random
+// symmetric matrices of every sign pattern: definite ones come back bit for bit, the others
+// with their negative eigenvalues clamped.
+TEST(PsdProjection, TwoByTwoClosedFormAgreesWithTheEigenDecomposition) {
+  std::srand(7);
+  int definite = 0, projected = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Matrix2d R = Eigen::Matrix2d::Random();
+    Eigen::Matrix2d A = R + R.transpose();
+    if (trial % 3 == 0) A += 2.5 * Eigen::Matrix2d::Identity();  // more definite ones
+    Eigen::Matrix2d P = A;
+    project_psd(P);
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(A);
+    const Eigen::Matrix2d expected =
+        eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
+    if (eig.eigenvalues().minCoeff() > 1e-12) {
+      ++definite;
+      EXPECT_EQ(P, A) << "a definite matrix is returned unchanged";
+    } else {
+      ++projected;
+      EXPECT_LE((P - expected).norm(), 1e-14 * (1.0 + A.norm())) << A;
+      EXPECT_GE(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(P).eigenvalues().minCoeff(), -1e-14 * (1.0 + A.norm()));
+    }
+  }
+  EXPECT_GT(definite, 300);
+  EXPECT_GT(projected, 300);
+  // A negative diagonal with a positive determinant (negative definite) is projected to zero.
+  Eigen::Matrix2d N;
+  N << -2.0, 0.5, 0.5, -1.0;
+  project_psd(N);
+  EXPECT_LE(N.norm(), 1e-15);
 }
 
 }  // namespace
