@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "softsim/core/errors.hpp"
+#include "softsim/core/parallel_min.hpp"
 #include "softsim/core/polynomial.hpp"
 #include "softsim/material/svd.hpp"
 
@@ -234,10 +235,9 @@ template <int D>
 double SimplexElasticity<D>::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
   // det(Ds + a dDs) = c0 + c1 a + ... + cD a^D; find the first a where it reaches 0.1 c0.
   if (!inversion_filter_) return 1.0;
-  std::vector<double> limits(elements_.rows(), 1.0);
-  parallel_for(elements_.rows(), [&](std::size_t i) {
+  return parallel_min(static_cast<std::size_t>(elements_.rows()), 1.0, [&](std::size_t i) {
     const int e = static_cast<int>(i);
-    if (measure(e) == 0.0) return;
+    if (measure(e) == 0.0) return 1.0;
     const MatD<D> A = edge_matrix<D>(x, elements_, e);
     const MatD<D> B = edge_matrix<D>(p, elements_, e);
     std::array<double, D + 1> c{};
@@ -255,14 +255,11 @@ double SimplexElasticity<D>::max_step_fraction(const EvalContext&, const VecX& x
       c[3] = (d2 - d0 - 4 * c[2] - (d1 - dm)) / 6;
       c[1] = (d1 - dm) / 2 - c[3];
     }
-    if (c[0] <= 0) return;  // already inverted: this filter cannot help
+    if (c[0] <= 0) return 1.0;  // already inverted: this filter cannot help
     std::array<double, D + 1> shifted = c;
     shifted[0] = c[0] - 0.1 * c[0];
-    limits[i] = std::min(1.0, smallest_root_in_unit_interval<D>(shifted));
+    return std::min(1.0, smallest_root_in_unit_interval<D>(shifted));
   });
-  double alpha = 1.0;
-  for (double l : limits) alpha = std::min(alpha, l);
-  return alpha;
 }
 
 template class SimplexElasticity<2>;
