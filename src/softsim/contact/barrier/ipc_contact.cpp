@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
@@ -90,7 +91,8 @@ const Candidates* IpcContact::swept_candidates_at(const Data* data, const VecX& 
   // Candidates of the last CCD query cover every point of its segment within dhat.
   if (!data || !data->ccd.valid || data->ccd.x0.size() != x.size()) return nullptr;
   const auto& cache = data->ccd;
-  const VecX dx = x - cache.x0;
+  // x - x0 as an expression: this runs at every evaluation, and a temporary would allocate.
+  const auto dx = x - cache.x0;
   const double pp = cache.p.squaredNorm();
   const double alpha = pp > 0 ? dx.dot(cache.p) / pp : 0.0;
   const double scale = std::max(1.0, x.lpNorm<Eigen::Infinity>());
@@ -114,10 +116,13 @@ void IpcContact::active_stencils(const VertexRows& V, const VecX& x, const Data*
   } else {
     // Without a cached sweep, the broad phase keeps only the pairs within reach, tested where it
     // finds them: a tenth of the candidates are then stored, sorted and turned into stencils.
-    const Candidates near = proximity_candidates_where(
-        mesh_, V, reach(), options_.broad_phase, [&](PairKind kind, int i, int j) {
-          return distance_squared_if_below(candidate_stencil(mesh_, kind, i, j), V, shat, bound_applies) < shat;
-        });
+    // Passed by reference: a PairFilter holding the lambda itself (four references) would put
+    // it on the heap at every evaluation.
+    const auto within_reach = [&](PairKind kind, int i, int j) {
+      return distance_squared_if_below(candidate_stencil(mesh_, kind, i, j), V, shat, bound_applies) < shat;
+    };
+    const Candidates near =
+        proximity_candidates_where(mesh_, V, reach(), options_.broad_phase, PairFilter(std::cref(within_reach)));
     candidate_stencils(mesh_, near, w.candidates);
   }
   w.distances.resize(w.candidates.size());

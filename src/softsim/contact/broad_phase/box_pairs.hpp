@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"
@@ -25,31 +26,55 @@ using PairExclusion = std::function<bool(int, int)>;
 inline constexpr std::size_t kQueryBlock = 256;
 
 // Runs `per_query(i, out)` (which appends the targets j of query i to `out`, any order) over
-// fixed blocks of queries in parallel; sorts each query's hits and concatenates.
-template <class PerQuery>
-PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, PerQuery&& per_query) {
+// fixed blocks of queries in parallel; sorts each query's hits and concatenates. `excluded(i, j)`
+// drops a pair (any callable; an empty PairExclusion drops none).
+template <class Exclude, class PerQuery>
+PairList collect_pairs(std::size_t num_queries, const Exclude& excluded, PerQuery&& per_query) {
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
   if (blocks == 0) return {};  // no queries (and no block 0 to run inline below)
-  std::vector<PairList> partial(blocks);
-  auto block = [&](std::size_t b) {
-    PairList& out = partial[b];
-    std::vector<int> hits;
+  auto drops = [&](int i, int j) {
+    if constexpr (std::is_same_v<Exclude, PairExclusion>) return excluded && excluded(i, j);
+    else return excluded(i, j);
+  };
+  auto block = [&](std::size_t b, PairList& out, std::vector<int>& hits) {
     const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
     for (std::size_t i = b * kQueryBlock; i < end; ++i) {
       hits.clear();
       per_query(static_cast<int>(i), hits);
       std::sort(hits.begin(), hits.end());
       for (int j : hits)
-        if (!excluded || !excluded(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
+        if (!drops(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
     }
   };
-  parallel_for_each_heavy(blocks, block);  // one block runs inline (the small-scene fast path)
+  if (blocks == 1) {
+    // The small-scene fast path: inline, straight into the result, the hit list kept per thread
+    // (a contact scene runs this several times per Newton iteration).
+    thread_local std::vector<int> hits;
+    PairList all;
+    block(0, all, hits);
+    return all;
+  }
+  std::vector<PairList> partial(blocks);
+  parallel_for_each_heavy(blocks, [&](std::size_t b) {
+    std::vector<int> hits;
+    block(b, partial[b], hits);
+  });
   std::size_t total = 0;
   for (const PairList& p : partial) total += p.size();
   PairList all;
   all.reserve(total);
   for (const PairList& p : partial) all.insert(all.end(), p.begin(), p.end());
   return all;
+}
+
+// O(n m) reference, the exclusion inlined (the method Auto picks for small scenes).
+template <class Exclude>
+PairList brute_force_pairs_excluding(std::span<const Aabb> queries, std::span<const Aabb> targets, bool self,
+                                     const Exclude& excluded) {
+  return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
+    for (std::size_t j = self ? static_cast<std::size_t>(i) + 1 : 0; j < targets.size(); ++j)
+      if (overlaps(queries[static_cast<std::size_t>(i)], targets[j])) hits.push_back(static_cast<int>(j));
+  });
 }
 
 // O(n m) reference.

@@ -10,8 +10,8 @@
 namespace softsim {
 namespace {
 
-// The linear BVH takes the exclusion inlined (it is the default method); the others through
-// PairExclusion.
+// The linear BVH and the brute force (the methods Auto picks) take the exclusion inlined; the
+// others through PairExclusion.
 template <class Exclude>
 PairList box_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets, bool self,
                    BroadPhaseMethod method, Exclude&& excluded) {
@@ -20,7 +20,7 @@ PairList box_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
     case BroadPhaseMethod::SpatialHash: return spatial_hash_pairs(queries, targets, self, excluded);
     case BroadPhaseMethod::BVH: return bvh_pairs(queries, targets, self, excluded);
     case BroadPhaseMethod::LinearBVH: return linear_bvh_pairs_excluding(queries, targets, self, excluded);
-    case BroadPhaseMethod::BruteForce: return brute_force_pairs(queries, targets, self, excluded);
+    case BroadPhaseMethod::BruteForce: return brute_force_pairs_excluding(queries, targets, self, excluded);
   }
   throw std::invalid_argument("unknown broad phase method");
 }
@@ -86,10 +86,7 @@ BroadPhaseMethod resolve_broad_phase(BroadPhaseMethod method, std::size_t num_qu
 
 PairList brute_force_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                            bool self, const PairExclusion& excluded) {
-  return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
-    for (std::size_t j = self ? static_cast<std::size_t>(i) + 1 : 0; j < targets.size(); ++j)
-      if (overlaps(queries[static_cast<std::size_t>(i)], targets[j])) hits.push_back(static_cast<int>(j));
-  });
+  return brute_force_pairs_excluding(queries, targets, self, excluded);
 }
 
 Candidates proximity_candidates(const CollisionMesh& mesh, const VertexRows& V, double dhat,
