@@ -9,6 +9,7 @@
 
 #include "softsim/contact/friction/friction_contact.hpp"
 #include "softsim/contact/friction/lagged_friction.hpp"
+#include "softsim/contact/stencil/stencil_assembly.hpp"
 #include "support/data_dir.hpp"
 
 namespace softsim {
@@ -76,7 +77,8 @@ TEST(FrictionData, IpcCubeCubeEnergyGradientHessian) {
     out.gradient = &g;
     out.dynamic_hessian = &triplets;
     for (FrictionContact& c : contacts) c.mu = mu;
-    const double E = assemble_friction(contacts, V1, V0, FrictionSmoothing::c1, eps, 16, out);
+    std::vector<ContactStencilTerm> terms;
+    const double E = assemble_friction(contacts, V1, V0, FrictionSmoothing::c1, eps, 16, out, terms);
     SparseMat H(48, 48), Href(48, 48);
     H.setFromTriplets(triplets.begin(), triplets.end());
     std::vector<Triplet> ref;

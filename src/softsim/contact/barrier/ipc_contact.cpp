@@ -4,7 +4,8 @@
 #include <atomic>
 #include <functional>
 #include <limits>
-#include <unordered_map>
+#include <numeric>
+#include <tuple>
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "softsim/contact/barrier/stiffness.hpp"
@@ -171,31 +172,38 @@ void IpcContact::compact(const VertexRows& V, Workspace& w) const {
     }
     w.reduced[i] = closest_features(st, V);
   });
-  // Merged in order of first appearance, so the result does not depend on the thread count.
-  struct Key {
-    StencilKind kind;
-    std::array<int, 4> ids;
-    bool operator==(const Key& o) const { return kind == o.kind && ids == o.ids; }
+  // Merged in order of first appearance, so the result does not depend on the thread count:
+  // positions sorted by (stencil, position), each run of equal stencils led by its first. A sort
+  // of kept index arrays, where a hash map allocated a node per stencil at every evaluation.
+  auto key = [&](int i) {
+    const ContactStencil& st = w.reduced[static_cast<std::size_t>(i)];
+    return std::tie(st.kind, st.ids);
   };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      std::size_t h = static_cast<std::size_t>(k.kind);
-      for (int id : k.ids) h = h * 0x9E3779B97F4A7C15ULL + static_cast<std::size_t>(id + 1);
-      return h;
-    }
-  };
-  std::unordered_map<Key, int, KeyHash> index;
-  index.reserve(n);
+  w.merge_order.resize(n);
+  std::iota(w.merge_order.begin(), w.merge_order.end(), 0);
+  std::sort(w.merge_order.begin(), w.merge_order.end(), [&](int a, int b) {
+    const auto ka = key(a), kb = key(b);
+    return ka < kb || (ka == kb && a < b);
+  });
+  w.merge_leader.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int i = w.merge_order[k];
+    const bool leads = k == 0 || key(w.merge_order[k - 1]) != key(i);
+    w.merge_leader[static_cast<std::size_t>(i)] = leads ? i : w.merge_leader[static_cast<std::size_t>(w.merge_order[k - 1])];
+  }
   ActiveStencils& merged = w.merged;
   merged.stencils.clear();
   merged.s.clear();
   merged.multiplicity.clear();
+  // A leader comes before the others of its run, so its merged index is known when they come.
+  std::vector<int>& merged_index = w.merge_order;  // reused: position -> merged stencil
   for (std::size_t i = 0; i < n; ++i) {
-    const auto [it, inserted] = index.try_emplace(Key{w.reduced[i].kind, w.reduced[i].ids}, static_cast<int>(merged.size()));
-    if (!inserted) {
-      ++merged.multiplicity[it->second];
+    const int leader = w.merge_leader[i];
+    if (leader != static_cast<int>(i)) {
+      ++merged.multiplicity[static_cast<std::size_t>(merged_index[static_cast<std::size_t>(leader)])];
       continue;
     }
+    merged_index[i] = static_cast<int>(merged.size());
     merged.stencils.push_back(w.reduced[i]);
     merged.s.push_back(active.s[i]);
     merged.multiplicity.push_back(1);

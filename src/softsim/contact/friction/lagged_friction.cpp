@@ -5,12 +5,13 @@
 namespace softsim {
 
 double assemble_friction(const std::vector<FrictionContact>& contacts, const VertexRows& V, const VertexRows& V0,
-                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out) {
+                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out,
+                         std::vector<ContactStencilTerm>& terms) {
   if (contacts.empty()) return 0.0;
   const bool hessian = out.dynamic_hessian != nullptr;
   return assemble_contact_stencils(
       contacts.size(), [&](std::size_t i) -> const ContactStencil& { return contacts[i].stencil; },
-      static_cast<int>(V.cols()), num_dof_vertices, out.weight, out, [&](std::size_t i, ContactStencilTerm& t) {
+      static_cast<int>(V.cols()), num_dof_vertices, out.weight, out, terms, [&](std::size_t i, ContactStencilTerm& t) {
         const FrictionContact& c = contacts[i];
         t.value = friction_contact_potential(c, V, V0, smoothing, eps, out.gradient ? &t.grad : nullptr,
                                              hessian ? &t.hess : nullptr, out.project_psd);
@@ -25,8 +26,9 @@ struct LaggedFriction::Data : TermData {
   std::vector<FrictionContact> contacts;
   VecX x_start;
   int pass = 0;  // fixed-point pass of the current step, 1-based
-  // Kept between evaluations: the positions at x and at the reference.
+  // Kept between evaluations: the positions at x and at the reference, the contacts' terms.
   mutable VertexRows positions, reference;
+  mutable std::vector<ContactStencilTerm> terms;
 };
 
 LaggedFriction::LaggedFriction(std::unique_ptr<FrictionSource> source, const FrictionOptions& options)
@@ -65,7 +67,7 @@ double LaggedFriction::evaluate(const EvalContext& ctx, const VecX& x, const Ass
   source_->positions(x, data.positions);
   const double eps = mapped ? options_.eps_v / stage.velocity_scale : options_.eps_v * stage.h;
   return assemble_friction(data.contacts, data.positions, data.reference, options_.smoothing, eps,
-                           source_->num_dof_vertices(), out);
+                           source_->num_dof_vertices(), out, data.terms);
 }
 
 }  // namespace softsim

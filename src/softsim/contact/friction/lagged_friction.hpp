@@ -23,11 +23,15 @@
 
 namespace softsim {
 
+struct ContactStencilTerm;  // contact/stencil/stencil_assembly.hpp
+
 // sum_k mu_k lambda_k f0(|T_k^T u_k|) (mu_k = contacts[k].mu) with derivatives (weight, projection
 // and outputs as in Energy::evaluate; Hessian entries go to out.dynamic_hessian). V, V0: current
 // and reference positions (rows = vertices); vertices with id >= num_dof_vertices have no DOFs.
+// `terms`: the per-contact terms' buffer, kept by the caller between evaluations.
 double assemble_friction(const std::vector<FrictionContact>& contacts, const VertexRows& V, const VertexRows& V0,
-                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out);
+                         FrictionSmoothing smoothing, double eps, int num_dof_vertices, const AssemblyOutputs& out,
+                         std::vector<ContactStencilTerm>& terms);
 
 class LaggedFriction : public Energy {
  public:

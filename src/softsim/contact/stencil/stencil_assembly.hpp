@@ -73,12 +73,6 @@ void evaluate_stencils(std::size_t count, std::vector<ContactStencilTerm>& terms
     evaluate(i, terms[i]);
   });
 }
-template <class Evaluate>
-std::vector<ContactStencilTerm> evaluate_stencils(std::size_t count, Evaluate&& evaluate) {
-  std::vector<ContactStencilTerm> terms;
-  evaluate_stencils(count, terms, evaluate);
-  return terms;
-}
 
 // Adds weight x the active terms to the outputs in order; returns weight x the sum of their
 // values, +infinity as soon as one is not finite (a barrier at or past contact). stencil(i) gives
@@ -88,9 +82,13 @@ double scatter_stencils(const std::vector<ContactStencilTerm>& terms, StencilOf&
                         int num_dof_vertices, double weight, const AssemblyOutputs& out) {
   // Values and gradient in order (cheap); the Hessian's triplets, most of the work, are written
   // in parallel at offsets counted here, in the same order as a serial loop would append them.
+  // Up to one block of terms (a small scene) they are written in that serial loop's order
+  // directly, without the offsets (an allocation at every evaluation).
+  const bool one_block = terms.size() <= kParallelGrain;
   double total = 0.0;
-  std::vector<std::size_t> offset(out.dynamic_hessian ? terms.size() : 0);
-  std::size_t end = out.dynamic_hessian ? out.dynamic_hessian->size() : 0;
+  std::vector<std::size_t> offset(out.dynamic_hessian && !one_block ? terms.size() : 0);
+  const std::size_t start = out.dynamic_hessian ? out.dynamic_hessian->size() : 0;
+  std::size_t end = start;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const ContactStencilTerm& t = terms[i];
     if (!t.active) continue;
@@ -98,25 +96,43 @@ double scatter_stencils(const std::vector<ContactStencilTerm>& terms, StencilOf&
     total += weight * t.value;
     if (out.gradient) add_stencil_gradient(stencil(i), dim, num_dof_vertices, weight, t, *out.gradient);
     if (out.dynamic_hessian) {
-      offset[i] = end;
+      if (!one_block) offset[i] = end;
       end += stencil_triplet_count(stencil(i), dim, num_dof_vertices);
     }
   }
   if (out.dynamic_hessian) {
     std::vector<Triplet>& triplets = *out.dynamic_hessian;
     triplets.resize(end);
-    parallel_for(terms.size(), [&](std::size_t i) {
-      if (terms[i].active) write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], triplets.data() + offset[i]);
-    });
+    if (one_block) {
+      Triplet* dst = triplets.data() + start;
+      for (std::size_t i = 0; i < terms.size(); ++i) {
+        if (!terms[i].active) continue;
+        write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], dst);
+        dst += stencil_triplet_count(stencil(i), dim, num_dof_vertices);
+      }
+    } else {
+      parallel_for(terms.size(), [&](std::size_t i) {
+        if (terms[i].active) write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], triplets.data() + offset[i]);
+      });
+    }
   }
   return total;
 }
 
-// Both: the contact terms' one assembly loop.
+// Both: the contact terms' one assembly loop, its terms in `terms` (a buffer the caller keeps
+// between evaluations, so that its capacity is reused).
+template <class StencilOf, class Evaluate>
+double assemble_contact_stencils(std::size_t count, StencilOf&& stencil, int dim, int num_dof_vertices, double weight,
+                                 const AssemblyOutputs& out, std::vector<ContactStencilTerm>& terms,
+                                 Evaluate&& evaluate) {
+  evaluate_stencils(count, terms, evaluate);
+  return scatter_stencils(terms, stencil, dim, num_dof_vertices, weight, out);
+}
 template <class StencilOf, class Evaluate>
 double assemble_contact_stencils(std::size_t count, StencilOf&& stencil, int dim, int num_dof_vertices, double weight,
                                  const AssemblyOutputs& out, Evaluate&& evaluate) {
-  return scatter_stencils(evaluate_stencils(count, evaluate), stencil, dim, num_dof_vertices, weight, out);
+  std::vector<ContactStencilTerm> terms;
+  return assemble_contact_stencils(count, stencil, dim, num_dof_vertices, weight, out, terms, evaluate);
 }
 
 }  // namespace softsim
