@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <functional>
 #include <limits>
-#include <numeric>
-#include <tuple>
 
 #include "softsim/contact/barrier/edge_edge_mollifier.hpp"
 #include "softsim/contact/barrier/stiffness.hpp"
@@ -172,38 +171,49 @@ void IpcContact::compact(const VertexRows& V, Workspace& w) const {
     }
     w.reduced[i] = closest_features(st, V);
   });
-  // Merged in order of first appearance, so the result does not depend on the thread count:
-  // positions sorted by (stencil, position), each run of equal stencils led by its first. A sort
-  // of kept index arrays, where a hash map allocated a node per stencil at every evaluation.
-  auto key = [&](int i) {
-    const ContactStencil& st = w.reduced[static_cast<std::size_t>(i)];
-    return std::tie(st.kind, st.ids);
-  };
-  w.merge_order.resize(n);
-  std::iota(w.merge_order.begin(), w.merge_order.end(), 0);
-  std::sort(w.merge_order.begin(), w.merge_order.end(), [&](int a, int b) {
-    const auto ka = key(a), kb = key(b);
-    return ka < kb || (ka == kb && a < b);
-  });
+  // Merged in order of first appearance, so the result does not depend on the thread count. A
+  // stencil the reduction left whole is unique (the broad phase's pairs are, and a reduction
+  // always drops vertices, so no reduced stencil equals a whole one): only the reduced ones are
+  // looked up, in an open-addressing table of kept slots (a hash map allocated a node per
+  // stencil at every evaluation; a sort of them measured slower on large contact sets).
+  auto reduced = [&](std::size_t i) { return w.reduced[i].num_vertices < active.stencils[i].num_vertices; };
+  std::size_t num_reduced = 0;
+  for (std::size_t i = 0; i < n; ++i) num_reduced += reduced(i);
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, 2 * num_reduced));
+  w.merge_slots.assign(capacity, -1);
   w.merge_leader.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const int i = w.merge_order[k];
-    const bool leads = k == 0 || key(w.merge_order[k - 1]) != key(i);
-    w.merge_leader[static_cast<std::size_t>(i)] = leads ? i : w.merge_leader[static_cast<std::size_t>(w.merge_order[k - 1])];
+  for (std::size_t i = 0; i < n; ++i) {
+    w.merge_leader[i] = static_cast<int>(i);
+    if (!reduced(i)) continue;
+    const ContactStencil& st = w.reduced[i];
+    std::size_t h = static_cast<std::size_t>(st.kind);
+    for (int id : st.ids) h = h * 0x9E3779B97F4A7C15ULL + static_cast<std::size_t>(id + 1);
+    for (h ^= h >> 29;; ++h) {
+      int& slot = w.merge_slots[h & (capacity - 1)];
+      if (slot < 0) {
+        slot = static_cast<int>(i);
+        break;
+      }
+      const ContactStencil& other = w.reduced[static_cast<std::size_t>(slot)];
+      if (other.kind == st.kind && other.ids == st.ids) {
+        w.merge_leader[i] = slot;  // the first equal stencil, which leads (it is never a follower)
+        break;
+      }
+    }
   }
   ActiveStencils& merged = w.merged;
   merged.stencils.clear();
   merged.s.clear();
   merged.multiplicity.clear();
   // A leader comes before the others of its run, so its merged index is known when they come.
-  std::vector<int>& merged_index = w.merge_order;  // reused: position -> merged stencil
+  w.merged_index.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const int leader = w.merge_leader[i];
     if (leader != static_cast<int>(i)) {
-      ++merged.multiplicity[static_cast<std::size_t>(merged_index[static_cast<std::size_t>(leader)])];
+      ++merged.multiplicity[static_cast<std::size_t>(w.merged_index[static_cast<std::size_t>(leader)])];
       continue;
     }
-    merged_index[i] = static_cast<int>(merged.size());
+    w.merged_index[i] = static_cast<int>(merged.size());
     merged.stencils.push_back(w.reduced[i]);
     merged.s.push_back(active.s[i]);
     merged.multiplicity.push_back(1);

@@ -67,16 +67,6 @@ PairList collect_pairs(std::size_t num_queries, const Exclude& excluded, PerQuer
   return all;
 }
 
-// O(n m) reference, the exclusion inlined (the method Auto picks for small scenes).
-template <class Exclude>
-PairList brute_force_pairs_excluding(std::span<const Aabb> queries, std::span<const Aabb> targets, bool self,
-                                     const Exclude& excluded) {
-  return collect_pairs(queries.size(), excluded, [&](int i, std::vector<int>& hits) {
-    for (std::size_t j = self ? static_cast<std::size_t>(i) + 1 : 0; j < targets.size(); ++j)
-      if (overlaps(queries[static_cast<std::size_t>(i)], targets[j])) hits.push_back(static_cast<int>(j));
-  });
-}
-
 // O(n m) reference.
 PairList brute_force_pairs(std::span<const Aabb> queries, std::span<const Aabb> targets,
                            bool self,
