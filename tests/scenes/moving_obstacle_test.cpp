@@ -8,10 +8,12 @@
 //    the plane's speed, never letting it through; keyframes move it as told.
 //  - The same conveyor and lift with penalty contact (2D) and with constraint contact (3D, exact
 //    Coulomb friction: no creep once stuck).
+//  - A sphere pushing the block along a ground with friction, and a box as a lift.
 //  - Refusals: `mass` without `method: penalty`, a hold across stages, `kappa` without motion.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "softsim/core/errors.hpp"
@@ -101,6 +103,98 @@ TEST(MovingObstacle, LiftCarriesTheBlockAtItsSpeedAndKeyframesMoveItAsTold) {
     // Riding on the lift: the block's bottom stays within the barrier's reach of it.
     EXPECT_LT(lowest_y(model, s) - s.x[2 * 9 + 1], 0.002);
   }
+}
+
+// Smallest gap between the block's vertices and a disc of radius r centred at the model's
+// vertex `pose`.
+double gap_to_disc(const Model& model, const State& s, int pose, double r) {
+  const Vec2 c = s.x.segment<2>(2 * pose);
+  double gap = HUGE_VAL;
+  for (int i = 0; i < model.bodies[0].mesh.num_vertices(); ++i) gap = std::min(gap, (s.x.segment<2>(2 * i) - c).norm() - r);
+  return gap;
+}
+
+// A disc (a sphere in 2D) moving at 0.5 m/s pushes the block along the ground. The push starts
+// with a bounce: the disc acts as an infinitely heavy wall, so the block leaves faster than it
+// (at most twice its speed). Without friction it keeps that speed and the gap grows; with
+// friction mu = 0.3 between block and ground (none with the disc) the block slows back to the
+// disc, which then pushes it at its own speed against the friction force mu m g. No vertex ever
+// enters the disc.
+struct PushRun {
+  double closest = HUGE_VAL, fastest = 0.0, late_slowest = HUGE_VAL, late_fastest = 0.0, final_gap = 0.0;
+  double disc_x = 0.0, final_vy = 0.0;
+};
+PushRun push_block_with_a_disc(double mu, double r, double speed, double start_x, int steps, bool penalty) {
+  nlohmann::json j = block_on_plane(0.001, {{"name", "ground"}, {"type", "plane"}, {"point", {0, 0}}, {"normal", {0, 1}}});
+  j["obstacles"].push_back({{"name", "pusher"}, {"type", "sphere"}, {"center", {start_x, 0.101}}, {"radius", r},
+                            {"velocity", {speed, 0.0}}});
+  if (penalty) j["contact"] = {{"type", "penalty"}, {"delta", 0.002}};
+  j["contact"]["friction"] = {{"mu", 0.0}, {"pairs", {{{"bodies", {"block", "ground"}}, {"mu", mu}}}}};
+  const Scene scene = parse_scene(j, "pusher");
+  Model model = build_model(scene);
+  EXPECT_EQ(model.num_vertices(), 10);  // 9 block vertices and the disc's centre
+  auto stepper = make_stepper(model, scene.integrator);
+  State s{model.rest_positions, model.initial_velocity, 0.0};
+  PushRun run;
+  for (int n = 0; n < steps; ++n) {
+    EXPECT_TRUE(stepper->step(s, scene.dt).converged) << "step " << n;
+    run.closest = std::min(run.closest, gap_to_disc(model, s, 9, r));
+    const double vx = mean_velocity(model, s).x();
+    run.fastest = std::max(run.fastest, vx);
+    if (n >= steps - 60) {  // the last 0.3 s
+      run.late_slowest = std::min(run.late_slowest, vx);
+      run.late_fastest = std::max(run.late_fastest, vx);
+    }
+  }
+  run.final_gap = gap_to_disc(model, s, 9, r);
+  run.disc_x = s.x[2 * 9];
+  run.final_vy = mean_velocity(model, s).y();
+  std::printf("pusher, %s, mu %g: closest %.3g m, fastest %.4f m/s, last 0.3 s %.4f-%.4f m/s, final gap %.3g m\n",
+              penalty ? "penalty" : "IPC", mu, run.closest, run.fastest, run.late_slowest, run.late_fastest, run.final_gap);
+  return run;
+}
+
+TEST(MovingObstacle, SpherePushesTheBlockAtItsSpeedAgainstGroundFriction) {
+  const double r = 0.1, speed = 0.5, start_x = -0.1 - r - 0.02;
+  const int steps = 400;  // 2 s
+  for (const bool penalty : {false, true})
+    for (const double mu : {0.0, 0.3}) {
+      SCOPED_TRACE(std::string(penalty ? "penalty" : "IPC") + ", mu " + std::to_string(mu));
+      const PushRun run = push_block_with_a_disc(mu, r, speed, start_x, steps, penalty);
+      EXPECT_NEAR(run.disc_x, start_x + speed * 2.0, 1e-12);  // the disc went as told
+      // IPC: never inside; penalty (delta 2 mm): a shallow penetration at most.
+      EXPECT_GT(run.closest, penalty ? -0.5 * 0.002 : 0.0);
+      EXPECT_GT(run.fastest, 1.05 * speed);  // the bounce
+      EXPECT_LT(run.fastest, 2.0 * speed + 1e-3);
+      EXPECT_LT(std::abs(run.final_vy), 1e-3);  // on the ground, not climbing the disc
+      if (mu == 0.0) {  // nothing slows it: it keeps the bounce's speed and leaves the disc behind
+        EXPECT_NEAR(run.late_slowest, run.fastest, 1e-3);
+        EXPECT_GT(run.final_gap, 0.05);
+      } else {  // pushed at the disc's speed, in contact (within the contact's reach)
+        EXPECT_NEAR(run.late_slowest, speed, 0.02 * speed);
+        EXPECT_NEAR(run.late_fastest, speed, 0.02 * speed);
+        EXPECT_LT(run.final_gap, 0.002);
+      }
+    }
+}
+
+// A box obstacle as a lift: its top at y = 0 moves up at 0.3 m/s under the block resting on it;
+// it carries the block at its speed and the block never goes below its top.
+TEST(MovingObstacle, BoxLiftCarriesTheBlockAtItsSpeed) {
+  nlohmann::json box = {{"name", "lift"}, {"type", "box"}, {"center", {0.0, -0.25}}, {"size", {1.0, 0.5}},
+                        {"velocity", {0.0, 0.3}}};
+  const Scene scene = parse_scene(block_on_plane(0.001, box), "box lift");
+  Model model = build_model(scene);
+  ASSERT_EQ(model.num_vertices(), 10);
+  auto stepper = make_stepper(model, scene.integrator);
+  State s{model.rest_positions, model.initial_velocity, 0.0};
+  for (int n = 0; n < 100; ++n) {  // 0.5 s
+    ASSERT_TRUE(stepper->step(s, scene.dt).converged) << "step " << n;
+    EXPECT_GT(lowest_y(model, s) - (s.x[2 * 9 + 1] + 0.25), 0.0) << "through the lift's top at step " << n;
+  }
+  EXPECT_NEAR(s.x[2 * 9 + 1], -0.25 + 0.15, 1e-12);  // 0.3 m/s for 0.5 s
+  EXPECT_NEAR(mean_velocity(model, s).y(), 0.3, 0.01);
+  EXPECT_LT(lowest_y(model, s) - (s.x[2 * 9 + 1] + 0.25), 0.002);
 }
 
 // Penalty contact (2D, the block's vertices against the plane): the same conveyor and lift.
