@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <functional>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include "softsim/contact/broad_phase/aabb.hpp"
@@ -26,16 +25,11 @@ using PairExclusion = std::function<bool(int, int)>;
 inline constexpr std::size_t kQueryBlock = 256;
 
 // Runs `per_query(i, out)` (which appends the targets j of query i to `out`, any order) over
-// fixed blocks of queries in parallel; sorts each query's hits and concatenates. `excluded(i, j)`
-// drops a pair (any callable; an empty PairExclusion drops none).
-template <class Exclude, class PerQuery>
-PairList collect_pairs(std::size_t num_queries, const Exclude& excluded, PerQuery&& per_query) {
+// fixed blocks of queries in parallel; sorts each query's hits and concatenates.
+template <class PerQuery>
+PairList collect_pairs(std::size_t num_queries, const PairExclusion& excluded, PerQuery&& per_query) {
   const std::size_t blocks = (num_queries + kQueryBlock - 1) / kQueryBlock;
   if (blocks == 0) return {};  // no queries (and no block 0 to run inline below)
-  auto drops = [&](int i, int j) {
-    if constexpr (std::is_same_v<Exclude, PairExclusion>) return excluded && excluded(i, j);
-    else return excluded(i, j);
-  };
   auto block = [&](std::size_t b, PairList& out, std::vector<int>& hits) {
     const std::size_t end = std::min(num_queries, (b + 1) * kQueryBlock);
     for (std::size_t i = b * kQueryBlock; i < end; ++i) {
@@ -43,12 +37,13 @@ PairList collect_pairs(std::size_t num_queries, const Exclude& excluded, PerQuer
       per_query(static_cast<int>(i), hits);
       std::sort(hits.begin(), hits.end());
       for (int j : hits)
-        if (!drops(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
+        if (!excluded || !excluded(static_cast<int>(i), j)) out.push_back({static_cast<int>(i), j});
     }
   };
   if (blocks == 1) {
     // The small-scene fast path: inline, straight into the result, the hit list kept per thread
-    // (a contact scene runs this several times per Newton iteration).
+    // (a contact scene runs this several times per Newton iteration). Nothing in the block starts
+    // parallel work, so no other use of the list can run on this thread meanwhile.
     thread_local std::vector<int> hits;
     PairList all;
     block(0, all, hits);
