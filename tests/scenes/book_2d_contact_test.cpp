@@ -2,6 +2,7 @@
 // files, with their friction where they have one, through the production path with the exact
 // intersection check after every step.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/body_rotation.hpp"
 #include "support/contact_scene.hpp"
@@ -43,6 +44,9 @@ TEST(Book2DContact, CompressingSquareIsCrushedToTheCeilingsLimit) {
 TEST(Book2DContact, InversionFreeElasticityNoTriangleEverInverts) {
   const Scene scene = read_scene(scene_file("book_inversion_free.json"));
   Model model = build_model(scene);
+  // The companion code has no self-contact in this chapter, and the scene switches it off: the
+  // square's only collision geometry is itself, so the model has no IPC term at all.
+  EXPECT_EQ(find_ipc(model), nullptr);
   State state{model.rest_positions, model.initial_velocity, 0.0};
   const Eigen::MatrixXi T = model.bodies[0].mesh.cells.array() + model.bodies[0].first_vertex;
   auto min_area_ratio = [&](const VecX& x) {
@@ -138,6 +142,44 @@ TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
   EXPECT_EQ(s.max_intersections, 0u);
   EXPECT_GT(min_ipc, 0.0);
   EXPECT_LT(min_gap, 2 * scene.contact.dhat.value()) << "the arms should touch";
+}
+
+// The same squeeze with the C's self-contact switched off (bodies[i].self_contact: false): the
+// plates still touch the C and never pass it, but its arms now go through each other, which the
+// exact intersection check sees. The switch is what keeps them apart above.
+TEST(ContactScenes2D, CShapeWithoutSelfContactLetsItsArmsPass) {
+  const auto file = scene_file("self_touch_c_shape.json");
+  nlohmann::json j = read_scene_json(file);
+  j["bodies"][0]["self_contact"] = false;
+  const Scene scene = parse_scene(j, file.string());
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  std::vector<int> upper, lower;  // the slot's inner faces, as above
+  const MatX& X = model.bodies[0].mesh.vertices;
+  for (int i = 0; i < X.rows(); ++i) {
+    if (X(i, 0) < 0.3 - 1e-9) continue;
+    if (std::abs(X(i, 1) - 0.3) < 1e-9) upper.push_back(i);
+    if (std::abs(X(i, 1) - 0.2) < 1e-9) lower.push_back(i);
+  }
+  ASSERT_EQ(upper.size(), 8u);
+  const IpcContact* ipc = find_ipc(model);
+  ASSERT_NE(ipc, nullptr);  // the plates still have contact with the C
+  double min_ipc = HUGE_VAL, overlap = -HUGE_VAL;
+  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
+    const Eigen::MatrixXd V = body_rows(model, state.x, 0);
+    double upper_y = 0.0, lower_y = 0.0;
+    for (int a : upper) upper_y += V(a, 1) / static_cast<double>(upper.size());
+    for (int b : lower) lower_y += V(b, 1) / static_cast<double>(lower.size());
+    overlap = std::max(overlap, lower_y - upper_y);  // > 0: the arms' inner faces have crossed
+    min_ipc = std::min(min_ipc, ipc->min_contact_distance(state.x));
+  });
+  print_stats("self_touch_c_shape without self-contact", s);
+  std::printf("[ scene ] without self-contact: the arms' inner faces crossed by %.3e m, min IPC distance %.3e m\n",
+              overlap, min_ipc);
+  EXPECT_EQ(s.failed_steps, 0);
+  EXPECT_GT(s.max_intersections, 0u);  // the C runs through itself
+  EXPECT_GT(overlap, 0.01);
+  EXPECT_GT(min_ipc, 0.0);  // between the C and the plates: kept apart
 }
 
 }  // namespace

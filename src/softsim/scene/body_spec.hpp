@@ -219,6 +219,8 @@ struct BodySpec {
   // Contact area per vertex (m^(dim-1)) for the obstacle barriers and the book_squared barrier's
   // weights; absent: the mean edge length to the power dim - 1.
   std::optional<double> contact_area;
+  // false: the broad phase reports no contact pair within this body (only with the others).
+  bool self_contact = true;
   std::vector<FixedSpec> fixed;
   std::vector<SlipSpec> slip;
   std::vector<LoadSpec> loads;

@@ -177,6 +177,15 @@ void add_obstacle_barriers(Model& model, const Scene& scene) {
 
 // IPC between and within all bodies. The state at t = 0 must be intersection-free with every
 // pair apart (the barrier is infinite at contact).
+// The bodies whose scene sets `self_contact: false` (bodies[i].self_contact): no pair within
+// them reaches the contact model.
+void mark_bodies_without_self_contact(CollisionMesh& collision, const Model& model, const Scene& scene) {
+  for (std::size_t b = 0; b < model.bodies.size() && b < scene.bodies.size(); ++b)
+    if (!scene.bodies[b].self_contact)
+      mark_without_self_contact(collision, static_cast<int>(b), model.bodies[b].first_vertex,
+                                model.bodies[b].mesh.num_vertices());
+}
+
 void add_ipc_contact(Model& model, const Scene& scene) {
   const int dim = model.dim();
   IpcOptions options;
@@ -216,6 +225,7 @@ void add_ipc_contact(Model& model, const Scene& scene) {
   const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
   CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
   mark_kinematic_bodies(collision, model);
+  mark_bodies_without_self_contact(collision, model, scene);
   // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
   bool has_mesh_obstacle = false;
   FrictionOptions friction = friction_options(scene, model);
@@ -230,7 +240,7 @@ void add_ipc_contact(Model& model, const Scene& scene) {
     has_mesh_obstacle = true;
   }
   if (edges.rows() == 0 && !has_mesh_obstacle) return;  // nothing that points could touch
-  if (collision.only_one_affine_body()) return;  // it cannot touch itself
+  if (collision.only_one_self_contact_free_body()) return;  // it does not touch itself
   auto contact = std::make_unique<IpcContact>(model, std::move(collision), options);
   const double d = contact->min_contact_distance(model.rest_positions);
   if (!(d > options.thickness))
@@ -262,6 +272,7 @@ SignedGapGeometry signed_gap_geometry(const Model& model, const Scene& scene, do
   SignedGapGeometry g;
   g.friction = friction_options(scene, model);
   g.collision = build_collision_mesh(model);
+  mark_bodies_without_self_contact(g.collision, model, scene);
   for (std::size_t k = 0, mesh = 0; k < scene.obstacles.size(); ++k) {
     if (!scene.obstacles[k].is_static_mesh()) continue;
     const Mesh& m = static_meshes[mesh++];

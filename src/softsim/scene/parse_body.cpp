@@ -227,6 +227,7 @@ BodySpec read_body(const JsonReader& r, int dim, std::size_t index) {
   }
   b.initial_equilibrium = r.boolean("initial_equilibrium", false);
   if (r.has("contact_area")) b.contact_area = r.positive("contact_area", 1.0);
+  b.self_contact = r.boolean("self_contact", true);
   b.fixed = r.list("fixed", [&](const JsonReader& f) {
     FixedSpec spec;
     spec.selection = read_selection(f, dim);

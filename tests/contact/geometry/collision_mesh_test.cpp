@@ -193,9 +193,9 @@ TEST(CollisionMesh, AnAffineBodysOwnPairsAreExcluded) {
   EXPECT_GT(between_elastic, 0u);
   model.bodies[0].affine = true;
   const CollisionMesh cm = build_collision_mesh(model);
-  EXPECT_TRUE(cm.same_affine_body(0, n - 1));
-  EXPECT_FALSE(cm.same_affine_body(0, n));
-  EXPECT_FALSE(cm.only_one_affine_body());
+  EXPECT_TRUE(cm.same_self_contact_free_body(0, n - 1));
+  EXPECT_FALSE(cm.same_self_contact_free_body(0, n));
+  EXPECT_FALSE(cm.only_one_self_contact_free_body());
   const auto [own, between] = pairs(cm);
   EXPECT_EQ(own, 0u);
   EXPECT_EQ(between, between_elastic);
@@ -203,9 +203,9 @@ TEST(CollisionMesh, AnAffineBodysOwnPairsAreExcluded) {
   Model alone(3);
   add_body(alone, both);
   alone.bodies[0].affine = true;
-  EXPECT_TRUE(build_collision_mesh(alone).only_one_affine_body());
+  EXPECT_TRUE(build_collision_mesh(alone).only_one_self_contact_free_body());
   alone.bodies[0].affine = false;
-  EXPECT_FALSE(build_collision_mesh(alone).only_one_affine_body());
+  EXPECT_FALSE(build_collision_mesh(alone).only_one_self_contact_free_body());
 }
 
 }  // namespace

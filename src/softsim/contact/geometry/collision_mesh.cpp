@@ -101,27 +101,29 @@ CollisionMesh build_collision_mesh(const Model& model) {
 
 void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model) {
   mesh.kinematic_vertex.clear();
-  mesh.affine_body_of_vertex.clear();
+  mesh.self_contact_free_body_of_vertex.clear();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
     if (body.kinematic) {
       if (mesh.kinematic_vertex.empty()) mesh.kinematic_vertex.assign(static_cast<std::size_t>(mesh.num_dof_vertices), 0);
       std::fill_n(mesh.kinematic_vertex.begin() + body.first_vertex, body.mesh.num_vertices(), char(1));
     }
-    if (body.affine) {
-      if (mesh.affine_body_of_vertex.empty())
-        mesh.affine_body_of_vertex.assign(static_cast<std::size_t>(mesh.num_dof_vertices), -1);
-      std::fill_n(mesh.affine_body_of_vertex.begin() + body.first_vertex, body.mesh.num_vertices(), static_cast<int>(b));
-    }
+    if (body.affine) mark_without_self_contact(mesh, static_cast<int>(b), body.first_vertex, body.mesh.num_vertices());
   }
 }
 
-bool CollisionMesh::only_one_affine_body() const {
-  if (vertices.empty() || obstacle_vertices.rows() > 0 || affine_body_of_vertex.empty()) return false;
-  const int body = affine_body_of_vertex[static_cast<std::size_t>(vertices.front())];
+void mark_without_self_contact(CollisionMesh& mesh, int body, int first_vertex, int num_vertices) {
+  if (mesh.self_contact_free_body_of_vertex.empty())
+    mesh.self_contact_free_body_of_vertex.assign(static_cast<std::size_t>(mesh.num_dof_vertices), -1);
+  std::fill_n(mesh.self_contact_free_body_of_vertex.begin() + first_vertex, num_vertices, body);
+}
+
+bool CollisionMesh::only_one_self_contact_free_body() const {
+  if (vertices.empty() || obstacle_vertices.rows() > 0 || self_contact_free_body_of_vertex.empty()) return false;
+  const int body = self_contact_free_body_of_vertex[static_cast<std::size_t>(vertices.front())];
   if (body < 0) return false;
   for (int v : vertices)
-    if (affine_body_of_vertex[static_cast<std::size_t>(v)] != body) return false;
+    if (self_contact_free_body_of_vertex[static_cast<std::size_t>(v)] != body) return false;
   return true;
 }
 

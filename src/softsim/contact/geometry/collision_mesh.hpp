@@ -27,9 +27,11 @@ struct CollisionMesh {
   std::vector<int> vertex_body, edge_body, face_body;  // body id per primitive
   // Per model vertex: it belongs to a kinematic body (Body::kinematic); empty when none does.
   std::vector<char> kinematic_vertex;
-  // Per model vertex: the model body it belongs to when that body is affine (Body::affine), -1
-  // otherwise; empty when no body is affine. An affine body never touches itself.
-  std::vector<int> affine_body_of_vertex;
+  // Per model vertex: the model body it belongs to when that body never touches itself, -1
+  // otherwise; empty when no body is marked. An affine body (Body::affine) cannot, being
+  // one-to-one; a body whose scene sets `self_contact: false` is not let to
+  // (mark_without_self_contact).
+  std::vector<int> self_contact_free_body_of_vertex;
 
   int num_vertices() const { return static_cast<int>(vertices.size()); }
   int num_edges() const { return static_cast<int>(edges.rows()); }
@@ -60,8 +62,8 @@ struct CollisionMesh {
 
   // Pairs never reported by the broad phase: a point with a face or edge it belongs to, edges
   // sharing a vertex, pairs of two kinematic primitives (static obstacles and bodies whose
-  // motion is all prescribed: nothing to decide), and pairs within one affine body (it is
-  // one-to-one: no self-contact). Kinematic and affine are properties of whole bodies, so one
+  // motion is all prescribed: nothing to decide), and pairs within one body that never touches
+  // itself (self_contact_free_body_of_vertex). These are properties of whole bodies, so one
   // vertex of a primitive tells. Arguments
   // are primitive indices (vertex index into `vertices`, edge/face row).
   bool excluded_vertex_face(int v, int f) const {
@@ -80,27 +82,32 @@ struct CollisionMesh {
   bool excluded_point_simplex(int g, const int* ids, int k) const {
     for (int i = 0; i < k; ++i)
       if (g == ids[i]) return true;
-    return (is_kinematic_vertex(g) && is_kinematic_vertex(ids[0])) || same_affine_body(g, ids[0]);
+    return (is_kinematic_vertex(g) && is_kinematic_vertex(ids[0])) || same_self_contact_free_body(g, ids[0]);
   }
   bool excluded_edge_pair(const int* a, const int* b) const {
     if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) return true;
-    return (is_kinematic_vertex(a[0]) && is_kinematic_vertex(b[0])) || same_affine_body(a[0], b[0]);
+    return (is_kinematic_vertex(a[0]) && is_kinematic_vertex(b[0])) || same_self_contact_free_body(a[0], b[0]);
   }
-  bool same_affine_body(int g, int h) const {
-    if (affine_body_of_vertex.empty() || is_static_vertex(g) || is_static_vertex(h)) return false;
-    const int body = affine_body_of_vertex[static_cast<std::size_t>(g)];
-    return body >= 0 && body == affine_body_of_vertex[static_cast<std::size_t>(h)];
+  bool same_self_contact_free_body(int g, int h) const {
+    if (self_contact_free_body_of_vertex.empty() || is_static_vertex(g) || is_static_vertex(h)) return false;
+    const int body = self_contact_free_body_of_vertex[static_cast<std::size_t>(g)];
+    return body >= 0 && body == self_contact_free_body_of_vertex[static_cast<std::size_t>(h)];
   }
-  // No pair can ever be reported: every collision vertex belongs to one affine body.
-  bool only_one_affine_body() const;
+  // No pair can ever be reported: every collision vertex belongs to one body that never touches
+  // itself.
+  bool only_one_self_contact_free_body() const;
 };
 
 // Every body of the model (Body::surface, extracted from Body::mesh when empty).
 CollisionMesh build_collision_mesh(const Model& model);
 
 // Marks the vertices of the model's kinematic bodies (Body::kinematic) in kinematic_vertex and
-// those of its affine bodies (Body::affine) in affine_body_of_vertex.
+// its affine bodies (Body::affine) as bodies that never touch themselves.
 void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model);
+
+// Marks model body `body` (its vertices [first_vertex, first_vertex + num_vertices)) as a body
+// that never touches itself: the broad phase reports no pair within it.
+void mark_without_self_contact(CollisionMesh& mesh, int body, int first_vertex, int num_vertices);
 
 // Explicit primitives over `num_vertices` DOF vertices, all of body 0 (tests, frame files).
 // The collision vertices are those of the edges and faces plus `points`. When `edges` is empty
