@@ -114,18 +114,23 @@ TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
   EXPECT_NEAR(bottom_c.x(), 0.045, 0.05);
 }
 
-TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
-  const Scene scene = read_scene(scene_file("self_touch_c_shape.json"));
-  Model model = build_model(scene);
-  State state{model.rest_positions, model.initial_velocity, 0.0};
-  // Inner faces of the slot: rest y = 0.3 (upper arm) and y = 0.2 (lower arm), x >= 0.3.
-  std::vector<int> upper, lower;
+// The C shape's vertices on the inner faces of its slot: rest y = 0.3 (upper arm) and y = 0.2
+// (lower arm), x >= 0.3.
+void c_shape_slot_faces(const Model& model, std::vector<int>& upper, std::vector<int>& lower) {
   const MatX& X = model.bodies[0].mesh.vertices;
   for (int i = 0; i < X.rows(); ++i) {
     if (X(i, 0) < 0.3 - 1e-9) continue;
     if (std::abs(X(i, 1) - 0.3) < 1e-9) upper.push_back(i);
     if (std::abs(X(i, 1) - 0.2) < 1e-9) lower.push_back(i);
   }
+}
+
+TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
+  const Scene scene = read_scene(scene_file("self_touch_c_shape.json"));
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  std::vector<int> upper, lower;
+  c_shape_slot_faces(model, upper, lower);
   ASSERT_EQ(upper.size(), 8u);
   const IpcContact* ipc = find_ipc(model);
   ASSERT_NE(ipc, nullptr);
@@ -154,13 +159,8 @@ TEST(ContactScenes2D, CShapeWithoutSelfContactLetsItsArmsPass) {
   const Scene scene = parse_scene(j, file.string());
   Model model = build_model(scene);
   State state{model.rest_positions, model.initial_velocity, 0.0};
-  std::vector<int> upper, lower;  // the slot's inner faces, as above
-  const MatX& X = model.bodies[0].mesh.vertices;
-  for (int i = 0; i < X.rows(); ++i) {
-    if (X(i, 0) < 0.3 - 1e-9) continue;
-    if (std::abs(X(i, 1) - 0.3) < 1e-9) upper.push_back(i);
-    if (std::abs(X(i, 1) - 0.2) < 1e-9) lower.push_back(i);
-  }
+  std::vector<int> upper, lower;
+  c_shape_slot_faces(model, upper, lower);
   ASSERT_EQ(upper.size(), 8u);
   const IpcContact* ipc = find_ipc(model);
   ASSERT_NE(ipc, nullptr);  // the plates still have contact with the C
