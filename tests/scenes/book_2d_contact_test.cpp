@@ -114,72 +114,70 @@ TEST(Book2DContact, SelfContactTopSquareReachesTheGroundNeverIntersecting) {
   EXPECT_NEAR(bottom_c.x(), 0.045, 0.05);
 }
 
-// The C shape's vertices on the inner faces of its slot: rest y = 0.3 (upper arm) and y = 0.2
-// (lower arm), x >= 0.3.
-void c_shape_slot_faces(const Model& model, std::vector<int>& upper, std::vector<int>& lower) {
+// The C shape squeezed between its plates (self_touch_c_shape.json), with or without its
+// self-contact: how close the inner faces of its slot (rest y = 0.3 and 0.2, x >= 0.3) came, by
+// how much their mean heights crossed, and the smallest distance the IPC term saw.
+struct CShapeRun {
+  RunStats stats;
+  double min_gap = HUGE_VAL, overlap = -HUGE_VAL, min_ipc = HUGE_VAL, dhat = 0.0;
+};
+CShapeRun squeeze_c_shape(bool self_contact) {
+  const auto file = scene_file("self_touch_c_shape.json");
+  nlohmann::json j = read_scene_json(file);
+  if (!self_contact) j["bodies"][0]["self_contact"] = false;
+  const Scene scene = parse_scene(j, file.string());
+  Model model = build_model(scene);
+  State state{model.rest_positions, model.initial_velocity, 0.0};
+  std::vector<int> upper, lower;
   const MatX& X = model.bodies[0].mesh.vertices;
   for (int i = 0; i < X.rows(); ++i) {
     if (X(i, 0) < 0.3 - 1e-9) continue;
     if (std::abs(X(i, 1) - 0.3) < 1e-9) upper.push_back(i);
     if (std::abs(X(i, 1) - 0.2) < 1e-9) lower.push_back(i);
   }
+  EXPECT_EQ(upper.size(), 8u);
+  EXPECT_EQ(lower.size(), 8u);
+  const IpcContact* ipc = find_ipc(model);
+  CShapeRun run;
+  run.dhat = scene.contact.dhat.value();
+  if (!ipc) {
+    ADD_FAILURE() << "no IPC term: the plates have contact with the C either way";
+    return run;
+  }
+  run.stats = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
+    const Eigen::MatrixXd V = body_rows(model, state.x, 0);
+    double upper_y = 0.0, lower_y = 0.0;
+    for (int a : upper) {
+      upper_y += V(a, 1) / static_cast<double>(upper.size());
+      for (int b : lower) run.min_gap = std::min(run.min_gap, (V.row(a) - V.row(b)).norm());
+    }
+    for (int b : lower) lower_y += V(b, 1) / static_cast<double>(lower.size());
+    run.overlap = std::max(run.overlap, lower_y - upper_y);  // > 0: the inner faces have crossed
+    run.min_ipc = std::min(run.min_ipc, ipc->min_contact_distance(state.x));
+  });
+  print_stats(self_contact ? "self_touch_c_shape" : "self_touch_c_shape without self-contact", run.stats);
+  std::printf("[ scene ] self_touch_c_shape%s: slot (rest 0.1 m) closed to %.3e m between inner-face vertices, "
+              "inner faces crossed by %.3e m, min IPC distance %.3e m (dhat %.3g)\n",
+              self_contact ? "" : " without self-contact", run.min_gap, run.overlap, run.min_ipc, run.dhat);
+  return run;
 }
 
 TEST(ContactScenes2D, CShapeSqueezedUntilItsArmsTouch) {
-  const Scene scene = read_scene(scene_file("self_touch_c_shape.json"));
-  Model model = build_model(scene);
-  State state{model.rest_positions, model.initial_velocity, 0.0};
-  std::vector<int> upper, lower;
-  c_shape_slot_faces(model, upper, lower);
-  ASSERT_EQ(upper.size(), 8u);
-  const IpcContact* ipc = find_ipc(model);
-  ASSERT_NE(ipc, nullptr);
-  double min_gap = HUGE_VAL, min_ipc = HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
-    const Eigen::MatrixXd V = body_rows(model, state.x, 0);
-    for (int a : upper)
-      for (int b : lower) min_gap = std::min(min_gap, (V.row(a) - V.row(b)).norm());
-    min_ipc = std::min(min_ipc, ipc->min_contact_distance(state.x));
-  });
-  print_stats("self_touch_c_shape", s);
-  std::printf("[ scene ] self_touch_c_shape: slot (rest 0.1 m) closed to %.3e m between inner-face vertices, min IPC "
-              "distance %.3e m (dhat %.3g)\n", min_gap, min_ipc, scene.contact.dhat.value());
-  EXPECT_EQ(s.max_intersections, 0u);
-  EXPECT_GT(min_ipc, 0.0);
-  EXPECT_LT(min_gap, 2 * scene.contact.dhat.value()) << "the arms should touch";
+  const CShapeRun run = squeeze_c_shape(true);
+  EXPECT_EQ(run.stats.max_intersections, 0u);
+  EXPECT_GT(run.min_ipc, 0.0);
+  EXPECT_LT(run.min_gap, 2 * run.dhat) << "the arms should touch";
 }
 
 // The same squeeze with the C's self-contact switched off (bodies[i].self_contact: false): the
 // plates still touch the C and never pass it, but its arms now go through each other, which the
 // exact intersection check sees. The switch is what keeps them apart above.
 TEST(ContactScenes2D, CShapeWithoutSelfContactLetsItsArmsPass) {
-  const auto file = scene_file("self_touch_c_shape.json");
-  nlohmann::json j = read_scene_json(file);
-  j["bodies"][0]["self_contact"] = false;
-  const Scene scene = parse_scene(j, file.string());
-  Model model = build_model(scene);
-  State state{model.rest_positions, model.initial_velocity, 0.0};
-  std::vector<int> upper, lower;
-  c_shape_slot_faces(model, upper, lower);
-  ASSERT_EQ(upper.size(), 8u);
-  const IpcContact* ipc = find_ipc(model);
-  ASSERT_NE(ipc, nullptr);  // the plates still have contact with the C
-  double min_ipc = HUGE_VAL, overlap = -HUGE_VAL;
-  const RunStats s = run_scene(scene, model, state, scene.steps, [&](int, const StepResult&, const Stepper&) {
-    const Eigen::MatrixXd V = body_rows(model, state.x, 0);
-    double upper_y = 0.0, lower_y = 0.0;
-    for (int a : upper) upper_y += V(a, 1) / static_cast<double>(upper.size());
-    for (int b : lower) lower_y += V(b, 1) / static_cast<double>(lower.size());
-    overlap = std::max(overlap, lower_y - upper_y);  // > 0: the arms' inner faces have crossed
-    min_ipc = std::min(min_ipc, ipc->min_contact_distance(state.x));
-  });
-  print_stats("self_touch_c_shape without self-contact", s);
-  std::printf("[ scene ] without self-contact: the arms' inner faces crossed by %.3e m, min IPC distance %.3e m\n",
-              overlap, min_ipc);
-  EXPECT_EQ(s.failed_steps, 0);
-  EXPECT_GT(s.max_intersections, 0u);  // the C runs through itself
-  EXPECT_GT(overlap, 0.01);
-  EXPECT_GT(min_ipc, 0.0);  // between the C and the plates: kept apart
+  const CShapeRun run = squeeze_c_shape(false);
+  EXPECT_EQ(run.stats.failed_steps, 0);
+  EXPECT_GT(run.stats.max_intersections, 0u);  // the C runs through itself
+  EXPECT_GT(run.overlap, 0.01);
+  EXPECT_GT(run.min_ipc, 0.0);  // between the C and the plates: kept apart
 }
 
 }  // namespace

@@ -175,8 +175,6 @@ void add_obstacle_barriers(Model& model, const Scene& scene) {
   }
 }
 
-// IPC between and within all bodies. The state at t = 0 must be intersection-free with every
-// pair apart (the barrier is infinite at contact).
 // The bodies whose scene sets `self_contact: false` (bodies[i].self_contact): no pair within
 // them reaches the contact model.
 void mark_bodies_without_self_contact(CollisionMesh& collision, const Model& model, const Scene& scene) {
@@ -186,6 +184,8 @@ void mark_bodies_without_self_contact(CollisionMesh& collision, const Model& mod
                                 model.bodies[b].mesh.num_vertices());
 }
 
+// IPC between and within all bodies. The state at t = 0 must be intersection-free with every
+// pair apart (the barrier is infinite at contact).
 void add_ipc_contact(Model& model, const Scene& scene) {
   const int dim = model.dim();
   IpcOptions options;
