@@ -143,7 +143,7 @@ TEST(ReducedBody, ModalDerivativesTrackTheNonlinearCantileverWhereLinearModesLoc
   nlohmann::json modes = full, derivatives = full, cubature = full;
   modes["bodies"][0]["reduction"] = {{"basis", "modes"}, {"size", 20}};
   derivatives["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 20}};
-  cubature["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 20}, {"cubature", {{"elements", 120}, {"tolerance", 0.003}}}};
+  cubature["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 20}, {"cubature", {{"elements", 200}, {"tolerance", 0.001}}}};
   const int steps = 200;  // 2 s
   const std::vector<VecX> a = trajectory(full, steps, 0.01);
   const std::vector<VecX> b = trajectory(modes, steps, 0.01), c = trajectory(derivatives, steps, 0.01),

@@ -29,16 +29,24 @@ class ShiftInvertOperator {
   Eigen::Index rows() const { return K_.rows(); }
   Eigen::Index cols() const { return K_.cols(); }
   void set_shift(double sigma) {
+    if (solver_ && sigma == sigma_) return;  // every run of the deflation below keeps it
     SparseMat A = K_ - sigma * M_;
     solver_ = make_linear_solver("cholmod", static_cast<int>(A.rows()));
     if (!solver_->compute(A))
       throw std::runtime_error("modal subspace: K - sigma M is not positive definite (sigma = " + std::to_string(sigma) +
                                "): the stiffness has negative eigenvalues");
+    sigma_ = sigma;
   }
+  // Modes found by earlier runs (M-orthonormal columns), which this run's Krylov space leaves out.
+  void deflate(const MatX& found) { found_ = found; }
+  // Spectra passes x = M v: y = P (K - sigma M)^-1 P^T x with P = I - X X^T M, so the operator
+  // on v is P S P (S = (K - sigma M)^-1 M), self-adjoint in the M inner product.
   void perform_op(const double* x_in, double* y_out) const {
-    const VecX x = Eigen::Map<const VecX>(x_in, rows());
+    VecX x = Eigen::Map<const VecX>(x_in, rows());
+    if (found_.cols() > 0) x -= M_ * (found_ * (found_.transpose() * x));
     VecX y;
     solver_->solve(x, y);
+    if (found_.cols() > 0) y -= found_ * (found_.transpose() * (M_ * y));
     Eigen::Map<VecX>(y_out, rows()) = y;
   }
 
@@ -46,6 +54,8 @@ class ShiftInvertOperator {
   const SparseMat& K_;
   const SparseMat& M_;
   std::unique_ptr<LinearSolver> solver_;
+  double sigma_ = 0.0;
+  MatX found_;
 };
 
 // Makes X M-orthonormal (X <- X L^-T with L L^T = X^T M X): the eigensolvers normalise to round-off,
@@ -91,23 +101,50 @@ ModalSubspace lowest_modes(const SparseMat& K, const SparseMat& M, const std::ve
                                                 Spectra::GEigsMode::ShiftInvert>;
     ShiftInvertOperator op(Kf, Mf);
     Spectra::SparseSymMatProd<double> mass_op(Mf);
-    const int ncv = std::min(nf, std::max(2 * s + 1, s + 20));
-    Solver eigs(op, mass_op, s, ncv, sigma);
-    eigs.init();
-    eigs.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
-                 Spectra::SortRule::SmallestAlge);
-    if (eigs.info() != Spectra::CompInfo::Successful)
-      throw std::runtime_error("modal subspace: the eigensolver did not converge to " + std::to_string(s) + " modes");
-    const VecX values = eigs.eigenvalues();
-    const MatX vectors = eigs.eigenvectors();
-    std::vector<int> order(s);
-    for (int j = 0; j < s; ++j) order[j] = j;
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return values[a] < values[b]; });
+    // One Krylov space holds one direction of each eigenspace: the other directions of a
+    // repeated eigenvalue (a free body's six rigid modes, the two bending modes of a square
+    // beam) enter only through round-off, so whether they are found depends on the BLAS
+    // kernels. So each run is followed by one in the M-orthogonal complement of the modes
+    // kept so far; the modes it finds below the highest kept one replace the highest, until a
+    // run finds none.
+    std::vector<std::pair<double, VecX>> kept;
+    MatX found(nf, 0);
+    for (int run = 0; run <= s; ++run) {
+      const int wanted = run == 0 ? s : std::min(s, 6);
+      const int room = nf - static_cast<int>(found.cols());
+      const int ncv = std::min(room, std::max(2 * wanted + 1, wanted + 20));
+      if (wanted >= ncv) break;  // the complement is too small to search
+      op.deflate(found);
+      Solver eigs(op, mass_op, wanted, ncv, sigma);
+      eigs.init();
+      eigs.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
+                   Spectra::SortRule::SmallestAlge);
+      if (eigs.info() != Spectra::CompInfo::Successful)
+        throw std::runtime_error("modal subspace: the eigensolver did not converge to " + std::to_string(wanted) +
+                                 " modes");
+      const VecX values = eigs.eigenvalues();
+      const MatX vectors = eigs.eigenvectors();
+      const bool first = kept.empty();
+      const double highest = first ? 0.0 : kept.back().first;
+      bool any = false;
+      for (int j = 0; j < values.size(); ++j)
+        if (first || values[j] < highest - 1e-10 * std::abs(highest)) {
+          kept.emplace_back(values[j], vectors.col(j));
+          any = true;
+        }
+      if (!any) break;
+      std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      if (static_cast<int>(kept.size()) > s) kept.resize(s);
+      found.resize(nf, static_cast<Eigen::Index>(kept.size()));
+      for (std::size_t j = 0; j < kept.size(); ++j) found.col(static_cast<Eigen::Index>(j)) = kept[j].second;
+      m_orthonormalize(found, Mf);
+    }
+    if (static_cast<int>(kept.size()) < s) throw std::logic_error("modal subspace: fewer modes than asked");
     lambda.resize(s);
     Xf.resize(nf, s);
     for (int j = 0; j < s; ++j) {
-      lambda[j] = values[order[j]];
-      Xf.col(j) = vectors.col(order[j]);
+      lambda[j] = kept[j].first;
+      Xf.col(j) = kept[j].second;
     }
   }
   m_orthonormalize(Xf, Mf);
