@@ -82,6 +82,17 @@ TEST_P(OrthogonalityPotentialTest, GradientAndHessianMatchFiniteDifferences) {
   // The projected Hessian is PSD.
   const MatX Hp = term_hessian(m.ctx(), *m.term, *m.model, x, true);
   EXPECT_GT(Eigen::SelfAdjointEigenSolver<MatX>(Hp).eigenvalues().minCoeff(), -1e-10 * Hp.norm());
+  // It is the whole Hessian's projection (negative eigenvalues clamped), although the term
+  // projects only on the motions that are not a common translation. With the frame shrunk along
+  // the first axis (A A^T < I there) the Hessian is indefinite, so the projection has work to do.
+  VecX shrunk = x;
+  for (Eigen::Index i = 0; i < shrunk.size(); i += dim) shrunk[i] *= 0.4;
+  const MatX Hs = term_hessian(m.ctx(), *m.term, *m.model, shrunk);
+  const Eigen::SelfAdjointEigenSolver<MatX> eig(Hs);
+  ASSERT_LT(eig.eigenvalues().minCoeff(), -1e-2 * Hs.norm());
+  ASSERT_GT(eig.eigenvalues().maxCoeff(), 1e-2 * Hs.norm());
+  const MatX clamped = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
+  EXPECT_LT((term_hessian(m.ctx(), *m.term, *m.model, shrunk, true) - clamped).norm(), 1e-12 * Hs.norm());
 }
 
 INSTANTIATE_TEST_SUITE_P(Dims, OrthogonalityPotentialTest, ::testing::Values(2, 3));
