@@ -224,7 +224,7 @@ void add_ipc_contact(Model& model, const Scene& scene) {
   };
   const MatXi edges = stack(edge_blocks, 2), faces = stack(face_blocks, 3);
   CollisionMesh collision = build_collision_mesh(dim, model.num_vertices(), edges, faces, points);
-  mark_kinematic_bodies(collision, model);
+  mark_kinematic_and_self_contact_free_bodies(collision, model);
   mark_bodies_without_self_contact(collision, model, scene);
   // Static triangle-mesh obstacles (3D) or edge outlines (2D): collision geometry without DOFs.
   bool has_mesh_obstacle = false;

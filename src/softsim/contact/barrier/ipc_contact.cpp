@@ -174,49 +174,44 @@ void IpcContact::compact(const VertexRows& V, Workspace& w) const {
   // Merged in order of first appearance, so the result does not depend on the thread count. A
   // stencil the reduction left whole is unique (the broad phase's pairs are, and a reduction
   // always drops vertices, so no reduced stencil equals a whole one): only the reduced ones are
-  // looked up, in an open-addressing table of kept slots (a hash map allocated a node per
-  // stencil at every evaluation; a sort of them measured slower on large contact sets).
+  // looked up, in an open-addressing table of kept slots that hold merged indices (a hash map
+  // allocated a node per stencil at every evaluation; a sort of them measured slower on large
+  // contact sets).
   auto reduced = [&](std::size_t i) { return w.reduced[i].num_vertices < active.stencils[i].num_vertices; };
   std::size_t num_reduced = 0;
   for (std::size_t i = 0; i < n; ++i) num_reduced += reduced(i);
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, 2 * num_reduced));
   w.merge_slots.assign(capacity, -1);
-  w.merge_leader.resize(n);
+  ActiveStencils& merged = w.merged;
+  merged.stencils.clear();
+  merged.s.clear();
+  merged.multiplicity.clear();
+  auto append = [&](std::size_t i) {
+    merged.stencils.push_back(w.reduced[i]);
+    merged.s.push_back(active.s[i]);
+    merged.multiplicity.push_back(1);
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    w.merge_leader[i] = static_cast<int>(i);
-    if (!reduced(i)) continue;
+    if (!reduced(i)) {
+      append(i);
+      continue;
+    }
     const ContactStencil& st = w.reduced[i];
     std::size_t h = static_cast<std::size_t>(st.kind);
     for (int id : st.ids) h = h * 0x9E3779B97F4A7C15ULL + static_cast<std::size_t>(id + 1);
     for (h ^= h >> 29;; ++h) {
       int& slot = w.merge_slots[h & (capacity - 1)];
       if (slot < 0) {
-        slot = static_cast<int>(i);
+        slot = static_cast<int>(merged.size());
+        append(i);
         break;
       }
-      const ContactStencil& other = w.reduced[static_cast<std::size_t>(slot)];
-      if (other.kind == st.kind && other.ids == st.ids) {
-        w.merge_leader[i] = slot;  // the first equal stencil, which leads (it is never a follower)
+      const ContactStencil& first = merged.stencils[static_cast<std::size_t>(slot)];
+      if (first.kind == st.kind && first.ids == st.ids) {
+        ++merged.multiplicity[static_cast<std::size_t>(slot)];
         break;
       }
     }
-  }
-  ActiveStencils& merged = w.merged;
-  merged.stencils.clear();
-  merged.s.clear();
-  merged.multiplicity.clear();
-  // A leader comes before the others of its run, so its merged index is known when they come.
-  w.merged_index.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int leader = w.merge_leader[i];
-    if (leader != static_cast<int>(i)) {
-      ++merged.multiplicity[static_cast<std::size_t>(w.merged_index[static_cast<std::size_t>(leader)])];
-      continue;
-    }
-    w.merged_index[i] = static_cast<int>(merged.size());
-    merged.stencils.push_back(w.reduced[i]);
-    merged.s.push_back(active.s[i]);
-    merged.multiplicity.push_back(1);
   }
   std::swap(w.active, w.merged);
 }

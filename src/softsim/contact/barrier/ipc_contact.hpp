@@ -100,7 +100,7 @@ class IpcContact : public Energy {
     std::vector<double> distances;
     ActiveStencils active, merged;
     std::vector<ContactStencil> reduced;
-    std::vector<int> merge_slots, merge_leader, merged_index;  // compact's table of the reduced stencils
+    std::vector<int> merge_slots;  // compact's table: the merged index of each reduced stencil
     std::vector<double> values;
     std::vector<ContactStencilTerm> terms;
     VertexRows rest;  // the mollifier's rest positions, gathered once

@@ -95,11 +95,11 @@ CollisionMesh build_collision_mesh(const Model& model) {
     append_body(cm, static_cast<int>(b), body.first_vertex, verts, surface.edges,
                 cm.dim == 3 ? surface.faces : MatXi(0, 3));
   }
-  mark_kinematic_bodies(cm, model);
+  mark_kinematic_and_self_contact_free_bodies(cm, model);
   return cm;
 }
 
-void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model) {
+void mark_kinematic_and_self_contact_free_bodies(CollisionMesh& mesh, const Model& model) {
   mesh.kinematic_vertex.clear();
   mesh.self_contact_free_body_of_vertex.clear();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {

@@ -103,7 +103,7 @@ CollisionMesh build_collision_mesh(const Model& model);
 
 // Marks the vertices of the model's kinematic bodies (Body::kinematic) in kinematic_vertex and
 // its affine bodies (Body::affine) as bodies that never touch themselves.
-void mark_kinematic_bodies(CollisionMesh& mesh, const Model& model);
+void mark_kinematic_and_self_contact_free_bodies(CollisionMesh& mesh, const Model& model);
 
 // Marks model body `body` (its vertices [first_vertex, first_vertex + num_vertices)) as a body
 // that never touches itself: the broad phase reports no pair within it.

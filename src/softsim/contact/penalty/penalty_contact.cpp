@@ -87,6 +87,7 @@ struct PenaltyContact::Data : TermData {
   double kappa = 0.0;
   bool balanced = false;
   int bumps = 0;
+  mutable std::vector<ContactStencilTerm> terms;  // evaluate's, kept so that its capacity is reused
   void save(ArchiveWriter& out) const override {
     out.real(kappa);
     out.flag(balanced);
@@ -116,14 +117,15 @@ std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const
 }
 
 double PenaltyContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
-  const double kappa = ctx.data.of<Data>(this).kappa;
+  const Data& data = ctx.data.of<Data>(this);
+  const double kappa = data.kappa;
   const VertexRows V = mesh_.positions(x);
   const std::vector<PenaltyContactPoint> points = find(V);
   const bool derivatives = out.gradient || out.dynamic_hessian;
   const int dim = mesh_.dim;
   return assemble_contact_stencils(
       points.size(), [&](std::size_t i) -> const ContactStencil& { return points[i].stencil; }, dim,
-      mesh_.num_dof_vertices, out.weight, out, [&](std::size_t i, ContactStencilTerm& t) {
+      mesh_.num_dof_vertices, out.weight, out, data.terms, [&](std::size_t i, ContactStencilTerm& t) {
         if (!derivatives) {
           t.value = cubic_penalty(points[i].d, options_.delta, kappa).value;
           return;
@@ -193,7 +195,8 @@ double PenaltyContact::min_contact_distance(const VecX& x, const ModelData*) con
 }
 
 std::vector<PenaltyContactPoint> PenaltyContact::contacts(const EvalContext& ctx, const VecX& x) const {
-  const double kappa = ctx.data.of<Data>(this).kappa;
+  const Data& data = ctx.data.of<Data>(this);
+  const double kappa = data.kappa;
   const VertexRows V = mesh_.positions(x);
   std::vector<PenaltyContactPoint> points = find(V);
   parallel_for(points.size(), [&](std::size_t i) {

@@ -21,6 +21,7 @@ namespace softsim {
 struct ContactStencilTerm {
   bool active = true;
   double value = 0.0;
+  std::size_t triplet_offset = 0;  // where scatter_stencils writes its Hessian's triplets
   Eigen::Matrix<double, 12, 1> grad;
   Eigen::Matrix<double, 12, 12> hess;
 };
@@ -48,18 +49,20 @@ inline std::size_t stencil_triplet_count(const ContactStencil& s, int dim, int n
   return k * k * static_cast<std::size_t>(dim * dim);
 }
 
-// Writes weight x one stencil's Hessian as triplets from `dst` on (stencil_triplet_count of them).
+// Writes weight x one stencil's Hessian as triplets from `dst` on (stencil_triplet_count of them),
+// row by row: a row's entries are consecutive, so a subspace's pull-back (BlockHessian) handles
+// each row's run of columns in one body at once.
 inline void write_stencil_hessian(const ContactStencil& s, int dim, int num_dof_vertices, double weight,
                                   const ContactStencilTerm& t, Triplet* dst) {
   const int k = s.num_vertices;
   for (int a = 0; a < k; ++a) {
     if (s.ids[a] >= num_dof_vertices) continue;
-    for (int b = 0; b < k; ++b) {
-      if (s.ids[b] >= num_dof_vertices) continue;
-      for (int r = 0; r < dim; ++r)
+    for (int r = 0; r < dim; ++r)
+      for (int b = 0; b < k; ++b) {
+        if (s.ids[b] >= num_dof_vertices) continue;
         for (int c = 0; c < dim; ++c)
           *dst++ = Triplet(s.ids[a] * dim + r, s.ids[b] * dim + c, weight * t.hess(a * dim + r, b * dim + c));
-    }
+      }
   }
 }
 
@@ -78,43 +81,32 @@ void evaluate_stencils(std::size_t count, std::vector<ContactStencilTerm>& terms
 // values, +infinity as soon as one is not finite (a barrier at or past contact). stencil(i) gives
 // the ContactStencil of term i.
 template <class StencilOf>
-double scatter_stencils(const std::vector<ContactStencilTerm>& terms, StencilOf&& stencil, int dim,
-                        int num_dof_vertices, double weight, const AssemblyOutputs& out) {
+double scatter_stencils(std::vector<ContactStencilTerm>& terms, StencilOf&& stencil, int dim, int num_dof_vertices,
+                        double weight, const AssemblyOutputs& out) {
   // Values and gradient in order (cheap); the Hessian's triplets, most of the work, are written
-  // in parallel at offsets counted here, in the same order as a serial loop would append them.
-  // Up to one block of terms (a small scene) they are written in that serial loop's order
-  // directly, without the offsets (an allocation at every evaluation).
-  const bool one_block = terms.size() <= kParallelGrain;
+  // in parallel at offsets counted here (kept in the terms, so nothing is allocated), in the same
+  // order as a serial loop would append them.
   double total = 0.0;
-  std::vector<std::size_t> offset(out.dynamic_hessian && !one_block ? terms.size() : 0);
   const std::size_t start = out.dynamic_hessian ? out.dynamic_hessian->size() : 0;
   std::size_t end = start;
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    const ContactStencilTerm& t = terms[i];
+    ContactStencilTerm& t = terms[i];
     if (!t.active) continue;
     if (!std::isfinite(t.value)) return std::numeric_limits<double>::infinity();
     total += weight * t.value;
     if (out.gradient) add_stencil_gradient(stencil(i), dim, num_dof_vertices, weight, t, *out.gradient);
     if (out.dynamic_hessian) {
-      if (!one_block) offset[i] = end;
+      t.triplet_offset = end;
       end += stencil_triplet_count(stencil(i), dim, num_dof_vertices);
     }
   }
   if (out.dynamic_hessian) {
     std::vector<Triplet>& triplets = *out.dynamic_hessian;
     triplets.resize(end);
-    if (one_block) {
-      Triplet* dst = triplets.data() + start;
-      for (std::size_t i = 0; i < terms.size(); ++i) {
-        if (!terms[i].active) continue;
-        write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], dst);
-        dst += stencil_triplet_count(stencil(i), dim, num_dof_vertices);
-      }
-    } else {
-      parallel_for(terms.size(), [&](std::size_t i) {
-        if (terms[i].active) write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, terms[i], triplets.data() + offset[i]);
-      });
-    }
+    parallel_for(terms.size(), [&](std::size_t i) {
+      const ContactStencilTerm& t = terms[i];
+      if (t.active) write_stencil_hessian(stencil(i), dim, num_dof_vertices, weight, t, triplets.data() + t.triplet_offset);
+    });
   }
   return total;
 }
@@ -127,12 +119,6 @@ double assemble_contact_stencils(std::size_t count, StencilOf&& stencil, int dim
                                  Evaluate&& evaluate) {
   evaluate_stencils(count, terms, evaluate);
   return scatter_stencils(terms, stencil, dim, num_dof_vertices, weight, out);
-}
-template <class StencilOf, class Evaluate>
-double assemble_contact_stencils(std::size_t count, StencilOf&& stencil, int dim, int num_dof_vertices, double weight,
-                                 const AssemblyOutputs& out, Evaluate&& evaluate) {
-  std::vector<ContactStencilTerm> terms;
-  return assemble_contact_stencils(count, stencil, dim, num_dof_vertices, weight, out, terms, evaluate);
 }
 
 }  // namespace softsim
