@@ -195,8 +195,7 @@ double PenaltyContact::min_contact_distance(const VecX& x, const ModelData*) con
 }
 
 std::vector<PenaltyContactPoint> PenaltyContact::contacts(const EvalContext& ctx, const VecX& x) const {
-  const Data& data = ctx.data.of<Data>(this);
-  const double kappa = data.kappa;
+  const double kappa = ctx.data.of<Data>(this).kappa;
   const VertexRows V = mesh_.positions(x);
   std::vector<PenaltyContactPoint> points = find(V);
   parallel_for(points.size(), [&](std::size_t i) {
