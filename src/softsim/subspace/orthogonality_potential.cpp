@@ -28,11 +28,11 @@ OrthogonalityPotential::OrthogonalityPotential(int dim, std::vector<int> frame, 
   for (int j = 0; j < dim; ++j) Dm.col(j) = (frame_rest.row(j + 1) - frame_rest.row(0)).transpose();
   const Eigen::FullPivLU<MatX> lu(Dm);
   if (!lu.isInvertible()) throw std::invalid_argument("OrthogonalityPotential: degenerate frame");
-  rest_inverse_ = lu.inverse();
+  const MatX rest_inverse = lu.inverse();
   // A = sum_v x_v w_v^T: w_v = row v - 1 of D_m^-1 for v >= 1, and minus their sum for v = 0.
   frame_weights_.resize(dim + 1, dim);
-  frame_weights_.bottomRows(dim) = rest_inverse_;
-  frame_weights_.row(0) = -rest_inverse_.colwise().sum();
+  frame_weights_.bottomRows(dim) = rest_inverse;
+  frame_weights_.row(0) = -rest_inverse.colwise().sum();
 }
 
 void OrthogonalityPotential::declare_stencils(HessianLayout& layout) {
@@ -56,9 +56,10 @@ double OrthogonalityPotential::stiffness(const ModelData& data) const {
 }
 
 MatX OrthogonalityPotential::affine_matrix(const VecX& x) const {
-  MatX Ds(dim_, dim_);
-  for (int j = 0; j < dim_; ++j) Ds.col(j) = x.segment(frame_[j + 1] * dim_, dim_) - x.segment(frame_[0] * dim_, dim_);
-  return Ds * rest_inverse_;
+  // A = X^T W, the formula evaluate_dim uses.
+  MatX Xt(dim_, dim_ + 1);
+  for (int a = 0; a <= dim_; ++a) Xt.col(a) = x.segment(frame_[a] * dim_, dim_);
+  return Xt * frame_weights_;
 }
 
 double OrthogonalityPotential::deviation(const VecX& x) const {

@@ -42,7 +42,6 @@ class OrthogonalityPotential : public Energy {
   double evaluate_dim(double kappa, const VecX& x, const AssemblyOutputs& out) const;
   int dim_;
   std::vector<int> frame_;
-  MatX rest_inverse_;    // D_m^-1
   MatX frame_weights_;   // (dim + 1) x dim: A = X^T W for the frame's positions X (rows)
   double volume_, stiffness_, tolerance_;
   std::string body_;
