@@ -1,6 +1,8 @@
 #include "softsim/integrate/subspace_objective.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 
 #include "softsim/integrate/reduced_incremental_potential.hpp"
 #include "softsim/solve/newton_options.hpp"
@@ -30,6 +32,45 @@ double SubspaceObjective::evaluate(const VecX& y, VecX* gradient, SparseMat* hes
 
 double SubspaceObjective::max_step_fraction(const VecX& y, const VecX& p) {
   return full_.max_step_fraction(map_.positions(y), map_.to_positions(p));
+}
+
+namespace {
+
+// exp(W) of a skew 2 x 2 or 3 x 3 matrix (Rodrigues: W^2 = -theta^2 I in 2D, so one formula).
+template <int D>
+Eigen::Matrix<double, D, D> skew_exponential(const Eigen::Matrix<double, D, D>& W) {
+  using Mat = Eigen::Matrix<double, D, D>;
+  const Mat W2 = W * W;
+  const double theta = std::sqrt(std::max(0.0, -0.5 * W2.trace()));
+  // sin(t)/t and (1 - cos t)/t^2 by their series below 1e-4 (cancellation otherwise).
+  const double a = theta < 1e-4 ? 1.0 - theta * theta / 6.0 : std::sin(theta) / theta;
+  const double b = theta < 1e-4 ? 0.5 - theta * theta / 24.0 : (1.0 - std::cos(theta)) / (theta * theta);
+  return Mat::Identity() + a * W + b * W2;
+}
+
+template <int D>
+void turn_frames(const std::vector<int>& frames, const VecX& y, const VecX& p, double alpha, VecX& y_trial) {
+  using Mat = Eigen::Matrix<double, D, D>;
+  for (int first : frames) {
+    // The coordinates are t, then A column by column (SubspaceMapBuilder::add_group).
+    const Eigen::Map<const Mat> A(y.data() + first + D), dA(p.data() + first + D);
+    const Eigen::FullPivLU<Mat> lu(A);
+    if (!lu.isInvertible()) continue;  // a flattened frame: the straight step stays
+    const Mat M = dA * lu.inverse();
+    const Mat W = 0.5 * (M - M.transpose()), S = 0.5 * (M + M.transpose());
+    Eigen::Map<Mat>(y_trial.data() + first + D) = skew_exponential<D>(alpha * W) * (Mat::Identity() + alpha * S) * A;
+  }
+}
+
+}  // namespace
+
+void SubspaceObjective::trial_point(const VecX& y, const VecX& p, double alpha, VecX& y_trial) {
+  y_trial = y + alpha * p;
+  if (map_.turning_frames.empty()) return;
+  if (map_.dim == 2)
+    turn_frames<2>(map_.turning_frames, y, p, alpha, y_trial);
+  else
+    turn_frames<3>(map_.turning_frames, y, p, alpha, y_trial);
 }
 
 void SubspaceObjective::reduce(VecX& gradient, SparseMat* hessian) const {

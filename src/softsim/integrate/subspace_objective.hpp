@@ -24,6 +24,14 @@ class SubspaceObjective : public Objective {
   double evaluate(const VecX& y, VecX* gradient, SparseMat* hessian, bool project_psd) override;
   const SparseMat& hessian_pattern() const override { return pattern_; }
   double max_step_fraction(const VecX& y, const VecX& p) override;
+  // A body of the map's turning_frames turns: its A moves along exp(alpha W) (I + alpha S) A with
+  // W, S the skew and symmetric parts of dA A^-1, which starts along p and keeps A A^T's
+  // deviation from I where a straight step adds O(alpha^2 |dA|^2) to it. A stiff orthogonality
+  // potential makes the straight line a steep valley's chord: its line searches took a few
+  // percent of a rotation per Newton iteration, and where kappa reached 1e12 the solve stopped
+  // (steps below the tolerance) with the spin nearly lost.
+  void trial_point(const VecX& y, const VecX& p, double alpha, VecX& y_trial) override;
+  bool straight_trials() const override { return map_.turning_frames.empty(); }
   void reduce(VecX& gradient, SparseMat* hessian) const override;
   bool reduce_changes_hessian() const override { return full_.reduce_changes_hessian(); }
   void expand(VecX& step) const override;

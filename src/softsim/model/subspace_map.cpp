@@ -15,6 +15,14 @@ double SubspaceMap::distance_from_range(const VecX& x) const {
   return (x - positions(coordinates(x))).lpNorm<Eigen::Infinity>();
 }
 
+int SubspaceMap::first_coordinate_of_vertex(int v) const {
+  // Row v * dim of B is column v * dim of B^T; a group's coordinates are contiguous.
+  int first = -1;
+  for (SparseMat::InnerIterator it(basis_t, v * dim); it; ++it)
+    if (first < 0 || it.index() < first) first = static_cast<int>(it.index());
+  return first;
+}
+
 void update_positions(const SubspaceMap& map, State& state) {
   if (state.positions_current) return;
   // Into the state's own storage (views on x and v, as Python's, stay valid).
@@ -60,6 +68,7 @@ SubspaceMap SubspaceMapBuilder::build() const {
   std::vector<Triplet> b, l;
   SubspaceMap map;
   map.offset = VecX::Zero(num_vertices_ * d);
+  map.dim = d;
   int coordinates = 0;
   for (int v = 0; v < num_vertices_; ++v) {
     const int g = group_of_[v];

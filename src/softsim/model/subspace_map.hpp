@@ -16,6 +16,11 @@ struct SubspaceMap {
   SparseMat basis_t;       // B^T
   SparseMat left_inverse;  // L with L B = I: y = L (x - offset) for x in the range of the map
   VecX offset;             // num_dofs (zero for affine bodies)
+  int dim = 0;             // of the positions
+  // The first coordinate (t, then the columns of A) of each affine body held near a rotation by a
+  // stiff orthogonality potential: line searches turn these bodies along rotations instead of
+  // moving A along a straight line off the rotations (SubspaceObjective::trial_point).
+  std::vector<int> turning_frames;
 
   // No map: the coordinates are the positions.
   bool empty() const { return basis.rows() == 0; }
@@ -32,6 +37,8 @@ struct SubspaceMap {
   SparseMat pull_back(const SparseMat& H) const;
   // The largest distance of x from the range of the map, max |x - positions(coordinates(x))|.
   double distance_from_range(const VecX& x) const;
+  // The first coordinate of the group or vertex that vertex v's first DOF follows.
+  int first_coordinate_of_vertex(int v) const;
 };
 
 struct State;

@@ -192,6 +192,10 @@ void add_subspace_map(Model& model, const Scene& scene) {
   }
   if (!any) return;
   model.subspace = builder.build();
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+    if (scene.bodies[b].kind == BodyKind::affine && scene.bodies[b].affine.stiffness > 0.0)
+      model.subspace.turning_frames.push_back(
+          model.subspace.first_coordinate_of_vertex(model.bodies[b].first_vertex));
   // The initial state must lie in the subspace: translations, spins (v = v0 + w x r) and uniform
   // initial scaling do; anything else was refused by the scene rules.
   const double size = std::max(1.0, model.rest_positions.lpNorm<Eigen::Infinity>());

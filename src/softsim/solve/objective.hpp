@@ -21,6 +21,10 @@ class Objective {
   virtual const SparseMat& hessian_pattern() const = 0;
   // Step filters: the largest alpha in (0, 1] such that x + alpha p is admissible.
   virtual double max_step_fraction(const VecX& x, const VecX& p) { return 1.0; }
+  // A line search's trial point at alpha along p: x + alpha p, unless some coordinates move along
+  // a curve that starts along p (straight_trials() false), which the search then filters per trial.
+  virtual void trial_point(const VecX& x, const VecX& p, double alpha, VecX& x_trial) { x_trial = x + alpha * p; }
+  virtual bool straight_trials() const { return true; }
   // Newton system transforms for eliminated DOFs (see BoundaryConditions).
   virtual void reduce(VecX& gradient, SparseMat* hessian) const {}
   // False when reduce() leaves every Hessian as it is (nothing eliminated at present), so that a

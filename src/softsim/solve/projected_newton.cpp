@@ -68,14 +68,25 @@ class ProjectedNewton : public NewtonVariant {
   // decrease is below the energy's round-off, Hager & Zhang's approximate Armijo condition
   // (2005) on the directional derivative decides instead, so full Newton steps keep
   // converging quadratically down to machine precision.
+  // Curved trials (Objective::trial_point) are filtered one by one: the filters' fraction of the
+  // trial's own displacement scales alpha down until it allows the whole of it.
   bool line_search(const VecX& x, const VecX& p, int, VecX& x_trial, NewtonResult& result) override {
     const auto t0 = std::chrono::steady_clock::now();
-    const double bound = std::min(1.0, objective_.max_step_fraction(x, p));
+    const bool straight = objective_.straight_trials();
+    const double bound = straight ? std::min(1.0, objective_.max_step_fraction(x, p)) : 1.0;
     double alpha = bound;
     const double slope = g_world_.dot(p);
     bool accepted = false;
     for (int b = 0; b < options_.max_backtracks && alpha > 0.0; ++b) {
-      x_trial = x + alpha * p;
+      objective_.trial_point(x, p, alpha, x_trial);
+      if (!straight) {
+        displacement_ = x_trial - x;
+        const double fraction = objective_.max_step_fraction(x, displacement_);
+        if (fraction < 1.0) {
+          alpha *= std::clamp(fraction, 0.0, 0.99);
+          continue;
+        }
+      }
       const double E_trial = objective_.evaluate(x_trial, nullptr, nullptr, false);
       if (std::isfinite(E_trial) && E_trial <= E_ + options_.armijo * alpha * std::min(slope, 0.0)) {
         accepted = true;
@@ -128,6 +139,7 @@ class ProjectedNewton : public NewtonVariant {
   const NewtonOptions& options_;
   SparseMat& H_;
   VecX &g_, &g_world_, &g_trial_, &right_side_;
+  VecX displacement_;  // a curved trial's x_trial - x
   double E_ = 0.0;
   std::vector<RankOneHessian>& rank_one_;
 };
