@@ -6,9 +6,10 @@
 // iterations per step, intersections, and how far the boxes are from rest at the end; exits 1
 // if a frame intersected or a step failed. The scene is tests/support/affine_pile.hpp.
 //   bench_affine_pile [--bodies 50,200,800] [--steps 150] [--threads N] [--rigid-tolerance 1e-6]
-//                     [--stiffness kappa]
+//                     [--stiffness kappa] [--mu 0.3]
 // --rigid-tolerance: the boxes' affine.tolerance (1 in effect turns the stiffening off);
-// --stiffness: the boxes' starting affine.stiffness (Pa; default the scene format's, 1e8).
+// --stiffness: the boxes' starting affine.stiffness (Pa; default the scene format's, 1e8);
+// --mu: the friction coefficient (0: frictionless).
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -37,8 +38,9 @@ struct PileResult {
   int coordinates = 0;
 };
 
-PileResult run_pile(int n, int steps, double tolerance, double stiffness, const std::filesystem::path& dir) {
+PileResult run_pile(int n, int steps, double tolerance, double stiffness, double mu, const std::filesystem::path& dir) {
   test::AffinePile pile = test::affine_pile(n, steps, tolerance, dir);
+  if (mu >= 0.0) pile.scene["contact"]["friction"]["mu"] = mu;
   if (stiffness > 0.0)
     for (auto& b : pile.scene["bodies"]) b["affine"]["stiffness"] = stiffness;
   const Scene scene = parse_scene(pile.scene, (dir / "pile.json").string());
@@ -70,7 +72,7 @@ PileResult run_pile(int n, int steps, double tolerance, double stiffness, const 
 int main(int argc, char** argv) {
   std::vector<int> counts{50, 200, 800};
   int steps = 150, threads = 0;
-  double tolerance = 1e-6, stiffness = 0.0;
+  double tolerance = 1e-6, stiffness = 0.0, mu = -1.0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bodies") && i + 1 < argc) {
       counts.clear();
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
       steps = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--rigid-tolerance") && i + 1 < argc) {
       tolerance = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--mu") && i + 1 < argc) {
+      mu = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--stiffness") && i + 1 < argc) {
       stiffness = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
               "final max speed (m/s) |\n|---|---|---|---|---|---|---|---|\n");
   bool all_sound = true;
   for (int n : counts) {
-    const PileResult r = run_pile(n, steps, tolerance, stiffness, dir);
+    const PileResult r = run_pile(n, steps, tolerance, stiffness, mu, dir);
     all_sound = all_sound && r.intersections == 0 && r.failed == 0;
     std::printf("| %d | %d | %d | %.1f | %.2f | %d | %zu | %.3g |\n", r.bodies, r.coordinates, r.steps,
                 1e3 * r.seconds / r.steps, double(r.newton) / r.steps, r.failed, r.intersections, r.final_speed);
