@@ -51,9 +51,9 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
       solved = true;
       accepted = variant.line_search(x, p, attempt, x_trial, result);
       if (debug)
-        std::fprintf(stderr, "%s %d.%d: merit=%.10g |g|=%.3g step=%.3g %s\n", variant.name(), it, attempt,
-                     result.energy, result.gradient_norm, p.lpNorm<Eigen::Infinity>() / options.step_scale,
-                     accepted ? "accepted" : "no decrease");
+        std::fprintf(stderr, "%s %d.%d: merit=%.10g |g|=%.3g step=%.3g (tested %.3g) %s\n", variant.name(), it,
+                     attempt, result.energy, result.gradient_norm, p.lpNorm<Eigen::Infinity>() / options.step_scale,
+                     result.scaled_step, accepted ? "accepted" : "no decrease");
       if (accepted || last) break;
     }
     if (!accepted && last) {  // the last step lost to round-off: converged where we are
