@@ -6,16 +6,21 @@
 // iterations per step, intersections, and how far the boxes are from rest at the end; exits 1
 // if a frame intersected or a step failed. The scene is tests/support/affine_pile.hpp.
 //   bench_affine_pile [--bodies 50,200,800] [--steps 150] [--threads N] [--rigid-tolerance 1e-6]
-//                     [--stiffness kappa] [--mu 0.3]
+//                     [--stiffness kappa] [--mu 0.3] [--newton-tolerance v] [--smoothing c1|rational]
+//                     [--eps-v v]
 // --rigid-tolerance: the boxes' affine.tolerance (1 in effect turns the stiffening off);
 // --stiffness: the boxes' starting affine.stiffness (Pa; default the scene format's, 1e8);
 // --mu: the friction coefficient (0: frictionless).
+// --newton-tolerance: solver.tolerance (m/s; default the scene format's: eps_v / 10 with friction,
+// 1e-2 without), so that piles with and without friction can be compared at one tolerance;
+// --smoothing, --eps-v: contact.friction.smoothing and eps_v (default c1, 1e-3 m/s).
 #include <tbb/global_control.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -38,11 +43,22 @@ struct PileResult {
   int coordinates = 0;
 };
 
-PileResult run_pile(int n, int steps, double tolerance, double stiffness, double mu, const std::filesystem::path& dir) {
-  test::AffinePile pile = test::affine_pile(n, steps, tolerance, dir);
-  if (mu >= 0.0) pile.scene["contact"]["friction"]["mu"] = mu;
-  if (stiffness > 0.0)
-    for (auto& b : pile.scene["bodies"]) b["affine"]["stiffness"] = stiffness;
+// What the command line changes in the scene; a value left at its default leaves the scene's.
+struct PileOptions {
+  int steps = 150;
+  double rigid_tolerance = 1e-6, stiffness = 0.0, mu = -1.0, newton_tolerance = 0.0, eps_v = 0.0;
+  std::string smoothing;
+};
+
+PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& dir) {
+  test::AffinePile pile = test::affine_pile(n, o.steps, o.rigid_tolerance, dir);
+  nlohmann::json& friction = pile.scene["contact"]["friction"];
+  if (o.mu >= 0.0) friction["mu"] = o.mu;
+  if (o.eps_v > 0.0) friction["eps_v"] = o.eps_v;
+  if (!o.smoothing.empty()) friction["smoothing"] = o.smoothing;
+  if (o.newton_tolerance > 0.0) pile.scene["solver"]["tolerance"] = o.newton_tolerance;
+  if (o.stiffness > 0.0)
+    for (auto& b : pile.scene["bodies"]) b["affine"]["stiffness"] = o.stiffness;
   const Scene scene = parse_scene(pile.scene, (dir / "pile.json").string());
   Model model = build_model(scene);
   auto stepper = make_stepper(model, scene.integrator);
@@ -51,7 +67,7 @@ PileResult run_pile(int n, int steps, double tolerance, double stiffness, double
   PileResult r;
   r.bodies = n;
   r.coordinates = model.subspace.num_coordinates();
-  for (int s = 0; s < steps; ++s) {
+  for (int s = 0; s < o.steps; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepResult step = stepper->step(state, scene.dt);
     const auto t1 = std::chrono::steady_clock::now();
@@ -71,21 +87,27 @@ PileResult run_pile(int n, int steps, double tolerance, double stiffness, double
 
 int main(int argc, char** argv) {
   std::vector<int> counts{50, 200, 800};
-  int steps = 150, threads = 0;
-  double tolerance = 1e-6, stiffness = 0.0, mu = -1.0;
+  int threads = 0;
+  PileOptions options;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bodies") && i + 1 < argc) {
       counts.clear();
       std::stringstream list(argv[++i]);
       for (std::string item; std::getline(list, item, ',');) counts.push_back(std::stoi(item));
     } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
-      steps = std::atoi(argv[++i]);
+      options.steps = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--rigid-tolerance") && i + 1 < argc) {
-      tolerance = std::atof(argv[++i]);
+      options.rigid_tolerance = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--mu") && i + 1 < argc) {
-      mu = std::atof(argv[++i]);
+      options.mu = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--stiffness") && i + 1 < argc) {
-      stiffness = std::atof(argv[++i]);
+      options.stiffness = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--newton-tolerance") && i + 1 < argc) {
+      options.newton_tolerance = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--eps-v") && i + 1 < argc) {
+      options.eps_v = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--smoothing") && i + 1 < argc) {
+      options.smoothing = argv[++i];
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -102,7 +124,13 @@ int main(int argc, char** argv) {
               "final max speed (m/s) |\n|---|---|---|---|---|---|---|---|\n");
   bool all_sound = true;
   for (int n : counts) {
-    const PileResult r = run_pile(n, steps, tolerance, stiffness, mu, dir);
+    PileResult r;
+    try {
+      r = run_pile(n, options, dir);
+    } catch (const std::exception& e) {  // a bad option value reaches the scene's reader
+      std::fprintf(stderr, "%s\n", e.what());
+      return 2;
+    }
     all_sound = all_sound && r.intersections == 0 && r.failed == 0;
     std::printf("| %d | %d | %d | %.1f | %.2f | %d | %zu | %.3g |\n", r.bodies, r.coordinates, r.steps,
                 1e3 * r.seconds / r.steps, double(r.newton) / r.steps, r.failed, r.intersections, r.final_speed);
