@@ -1,8 +1,8 @@
-// DIRK steps in a subspace's coordinates (integrate/dirk.hpp, StageSolver's *_in_coordinates):
-// a reduced cantilever evaluated by cubature steps (y, y_dot) and never positions. Checked
-// against the same physics stepped in positions (the scene with an obstacle far below, which
-// sends it down the positions path: evaluate in positions, pull back), for the five methods;
-// the trapezoidal rule's second order in coordinates; deferred positions (State::defer_positions)
+// DIRK and BDF2 steps in a subspace's coordinates (integrate/dirk.hpp, bdf2.hpp, StageSolver's
+// *_in_coordinates): a reduced cantilever evaluated by cubature steps (y, y_dot) and never
+// positions. Checked against the same physics stepped in positions (the scene with an obstacle
+// far below, which sends it down the positions path: evaluate in positions, pull back), for the
+// five DIRK methods and BDF2; the second order of the trapezoidal rule and BDF2 in coordinates; deferred positions (State::defer_positions)
 // left untouched by the steps and written by update_positions to what every-step writing gives;
 // and the Newton step-norm bound, never below the exact norm.
 #include <gtest/gtest.h>
@@ -88,22 +88,27 @@ TEST_P(InCoordinates, StepsAsThePositionsPathDoes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, InCoordinates,
-                         testing::Values("backward_euler", "implicit_midpoint", "trapezoidal", "tr_bdf2", "sdirk2"));
+                         testing::Values("backward_euler", "implicit_midpoint", "trapezoidal", "tr_bdf2", "sdirk2", "bdf2"));
 
 // The trapezoidal rule's start-of-step acceleration is taken in coordinates (the Galerkin one,
-// -(B^T M B)^-1 (grad P + alpha B^T M B y_dot)): if it were wrong the method would fall to first
-// order. The error at t = 0.4 s against a step 16 times shorter falls by 4 when h halves.
-TEST(InCoordinatesOrder, TrapezoidalIsSecondOrder) {
+// -(B^T M B)^-1 (grad P + alpha B^T M B y_dot)), and BDF2's history is kept there: if either were
+// wrong the method would fall to first order. The error at t = 0.4 s against a step 16 times
+// shorter falls by 4 when h halves.
+class InCoordinatesOrder : public testing::TestWithParam<const char*> {};
+
+TEST_P(InCoordinatesOrder, IsSecondOrder) {
   const double t_end = 0.4;
   auto x_at = [&](double h) {
-    return run(cantilever("trapezoidal", h, false), static_cast<int>(std::lround(t_end / h)), true).state.x;
+    return run(cantilever(GetParam(), h, false), static_cast<int>(std::lround(t_end / h)), true).state.x;
   };
   const VecX reference = x_at(0.00125);
   const double e1 = (x_at(0.02) - reference).lpNorm<Eigen::Infinity>();
   const double e2 = (x_at(0.01) - reference).lpNorm<Eigen::Infinity>();
-  EXPECT_GT(e1 / e2, 3.5) << e1 << " " << e2;
-  EXPECT_LT(e1 / e2, 4.6) << e1 << " " << e2;
+  EXPECT_GT(e1 / e2, 3.5) << GetParam() << " " << e1 << " " << e2;
+  EXPECT_LT(e1 / e2, 4.6) << GetParam() << " " << e1 << " " << e2;
 }
+
+INSTANTIATE_TEST_SUITE_P(SecondOrderMethods, InCoordinatesOrder, testing::Values("trapezoidal", "bdf2"));
 
 // With deferred positions a step touches neither x nor v (their bytes stay), t advances, and
 // update_positions writes what a run writing every step ends with (which takes y from x again

@@ -98,8 +98,9 @@ std::vector<ResumeCase> resume_cases() {
   cases.push_back({"ere", with_integrator(clamped_box(), {{"type", "ere"}})});
   cases.push_back({"constraint_contact", constraint_box()});
   // Stepped in its coordinates with deferred positions: the run continues from the coordinates
-  // it stopped at, not from its positions taken back to coordinates (round-off apart).
-  for (const char* integrator : {"backward_euler", "trapezoidal"}) {
+  // it stopped at, not from its positions taken back to coordinates (round-off apart); BDF2's
+  // history is coordinates too.
+  for (const char* integrator : {"backward_euler", "trapezoidal", "bdf2"}) {
     json s = with_integrator(clamped_box(), {{"type", integrator}});
     s["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 6}, {"cubature", {{"elements", 8}}}};
     s["contact"] = {{"enabled", false}};

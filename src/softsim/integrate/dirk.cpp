@@ -101,24 +101,12 @@ std::pair<double, double> DirkStepper::energies_in_coordinates(const State& stat
 }
 
 StepResult DirkStepper::step_in_coordinates(State& state, double h) {
-  const SubspaceMap& map = stage_.model().subspace;
   StepResult result;
-  if (state.defer_positions && state.coordinates_current) {
-    x0_ = state.y;
-    v0_ = state.y_dot;
-  } else {  // x and v are the state (they may have been changed since the last step)
-    x0_ = map.coordinates(state.x);
-    v0_ = map.to_coordinates(state.v);
-  }
+  stage_.start_in_coordinates(state, x0_, v0_);
   const double t0 = state.t;
   stage_.begin_step_in_coordinates(t0, h);
   stages(InCoordinates{stage_}, x0_, v0_, t0, h, result);
-  state.y.swap(q1_);
-  state.y_dot.swap(v1_);
-  state.coordinates_current = true;
-  state.t = t0 + h;
-  state.positions_current = false;
-  if (!state.defer_positions) update_positions(map, state);
+  stage_.finish_in_coordinates(state, q1_, v1_, t0 + h);
   return result;
 }
 

@@ -254,6 +254,26 @@ void StageSolver::dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double
   v_s = (y_s - Q) / k;
 }
 
+void StageSolver::start_in_coordinates(const State& state, VecX& y0, VecX& y_dot0) const {
+  const SubspaceMap& map = model_.subspace;
+  if (state.defer_positions && state.coordinates_current) {
+    y0 = state.y;
+    y_dot0 = state.y_dot;
+  } else {
+    y0 = map.coordinates(state.x);
+    y_dot0 = map.to_coordinates(state.v);
+  }
+}
+
+void StageSolver::finish_in_coordinates(State& state, VecX& y1, VecX& y_dot1, double t1) const {
+  state.y.swap(y1);
+  state.y_dot.swap(y_dot1);
+  state.coordinates_current = true;
+  state.t = t1;
+  state.positions_current = false;
+  if (!state.defer_positions) update_positions(model_.subspace, state);
+}
+
 double StageSolver::potential_in_coordinates(const VecX& y) { return coordinates_->potential(y, nullptr); }
 
 double StageSolver::kinetic_energy_in_coordinates(const VecX& y_dot) const {

@@ -65,6 +65,12 @@ class StageSolver {
   VecX acceleration_in_coordinates(const VecX& y, const VecX& y_dot);
   void dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& y_start,
                                  VecX& y_s, VecX& v_s, StepResult& result);
+  // A step's start in coordinates: the state's own y and y_dot when it defers its positions and
+  // holds them, else taken from x and v (they may have been changed since the last step).
+  void start_in_coordinates(const State& state, VecX& y0, VecX& y_dot0) const;
+  // A step's end: y1 and y_dot1 become the state's (swapped in, so their storage is reused),
+  // and x and v are written from them unless the state defers its positions (State).
+  void finish_in_coordinates(State& state, VecX& y1, VecX& y_dot1, double t1) const;
   // The model's potential and kinetic energy at (y, y_dot), in coordinates.
   double potential_in_coordinates(const VecX& y);
   double kinetic_energy_in_coordinates(const VecX& y_dot) const;
