@@ -99,8 +99,8 @@ std::vector<ResumeCase> resume_cases() {
   cases.push_back({"constraint_contact", constraint_box()});
   // Stepped in its coordinates with deferred positions: the run continues from the coordinates
   // it stopped at, not from its positions taken back to coordinates (round-off apart); BDF2's
-  // history is coordinates too.
-  for (const char* integrator : {"backward_euler", "trapezoidal", "bdf2"}) {
+  // history and generalized-alpha's carried acceleration are coordinates too.
+  for (const char* integrator : {"backward_euler", "trapezoidal", "bdf2", "generalized_alpha"}) {
     json s = with_integrator(clamped_box(), {{"type", integrator}});
     s["bodies"][0]["reduction"] = {{"basis", "modes+derivatives"}, {"size", 6}, {"cubature", {{"elements", 8}}}};
     s["contact"] = {{"enabled", false}};

@@ -7,18 +7,9 @@ namespace softsim {
 StepResult Bdf2Stepper::step(State& state, double h) {
   StepResult result;
   const bool in_coordinates = stage_.in_coordinates();
-  VecX x0, v0;
-  if (in_coordinates) {
-    stage_.start_in_coordinates(state, x0, v0);
-  } else {
-    x0 = state.x;
-    v0 = state.v;
-  }
   const double t0 = state.t;
-  if (in_coordinates)
-    stage_.begin_step_in_coordinates(t0, h);
-  else
-    stage_.begin_step(x0, t0, h);
+  VecX x0, v0;
+  stage_.start_step(state, h, x0, v0);
   const bool usable = has_history_ && x_prev_.size() == x0.size() && std::abs(h - h_prev_) <= 1e-12 * h &&
                       std::abs(t0 - t_prev_end_) <= 1e-9 * std::max(1.0, std::abs(t0)) + 1e-3 * h;
   const VecX Q = usable ? VecX((4.0 * x0 - x_prev_) / 3.0) : x0;
@@ -34,19 +25,8 @@ StepResult Bdf2Stepper::step(State& state, double h) {
   h_prev_ = h;
   t_prev_end_ = t0 + h;
   has_history_ = true;
-  if (in_coordinates) {
-    stage_.finish_in_coordinates(state, q1, v1, t0 + h);
-    return result;
-  }
-  state.x = std::move(q1);
-  state.v = std::move(v1);
-  state.t = t0 + h;
+  stage_.finish_step(state, q1, v1, t0 + h);
   return result;
-}
-
-std::pair<double, double> Bdf2Stepper::energies_in_coordinates(const State& state) {
-  if (!stage_.in_coordinates() || !state.coordinates_current) return Stepper::energies_in_coordinates(state);
-  return {stage_.kinetic_energy_in_coordinates(state.y_dot), stage_.potential_in_coordinates(state.y)};
 }
 
 void Bdf2Stepper::save(ArchiveWriter& out) const {

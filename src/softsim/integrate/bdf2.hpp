@@ -20,7 +20,9 @@ class Bdf2Stepper : public Stepper {
   void save(ArchiveWriter& out) const override;
   void load(ArchiveReader& in) override;
   bool steps_in_coordinates() const override { return stage_.in_coordinates(); }
-  std::pair<double, double> energies_in_coordinates(const State& state) override;
+  std::pair<double, double> energies_in_coordinates(const State& state) override {
+    return stage_.energies_in_coordinates(state);
+  }
 
  private:
   StageSolver stage_;

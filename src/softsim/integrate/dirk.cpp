@@ -82,31 +82,14 @@ void DirkStepper::stages(Space space, const VecX& x0, const VecX& v0, double t0,
 }
 
 StepResult DirkStepper::step(State& state, double h) {
-  if (stage_.in_coordinates()) return step_in_coordinates(state, h);
   StepResult result;
-  x0_ = state.x;
-  v0_ = state.v;
   const double t0 = state.t;
-  stage_.begin_step(x0_, t0, h);
-  stages(InPositions{stage_}, x0_, v0_, t0, h, result);
-  state.x.swap(q1_);  // the old state's storage holds the next step's result
-  state.v.swap(v1_);
-  state.t = t0 + h;
-  return result;
-}
-
-std::pair<double, double> DirkStepper::energies_in_coordinates(const State& state) {
-  if (!stage_.in_coordinates() || !state.coordinates_current) return Stepper::energies_in_coordinates(state);
-  return {stage_.kinetic_energy_in_coordinates(state.y_dot), stage_.potential_in_coordinates(state.y)};
-}
-
-StepResult DirkStepper::step_in_coordinates(State& state, double h) {
-  StepResult result;
-  stage_.start_in_coordinates(state, x0_, v0_);
-  const double t0 = state.t;
-  stage_.begin_step_in_coordinates(t0, h);
-  stages(InCoordinates{stage_}, x0_, v0_, t0, h, result);
-  stage_.finish_in_coordinates(state, q1_, v1_, t0 + h);
+  stage_.start_step(state, h, x0_, v0_);
+  if (stage_.in_coordinates())
+    stages(InCoordinates{stage_}, x0_, v0_, t0, h, result);
+  else
+    stages(InPositions{stage_}, x0_, v0_, t0, h, result);
+  stage_.finish_step(state, q1_, v1_, t0 + h);  // swapped: the old state's storage holds the next result
   return result;
 }
 

@@ -30,17 +30,14 @@ class DirkStepper : public Stepper {
   void save(ArchiveWriter& out) const override { stage_.save(out); }
   void load(ArchiveReader& in) override { stage_.load(in); }
   bool steps_in_coordinates() const override { return stage_.in_coordinates(); }
-  std::pair<double, double> energies_in_coordinates(const State& state) override;
+  std::pair<double, double> energies_in_coordinates(const State& state) override {
+    return stage_.energies_in_coordinates(state);
+  }
 
  private:
   // The method's stages from (x0, v0) at t0, into q1_, v1_, in positions or in coordinates.
   template <class Space>
   void stages(Space space, const VecX& x0, const VecX& v0, double t0, double h, StepResult& result);
-  // A model evaluated in its coordinates (StageSolver::in_coordinates) steps (y, y_dot): from the
-  // state's own when it defers its positions and holds them, from x and v otherwise; x and v are
-  // written unless deferred (State).
-  StepResult step_in_coordinates(State& state, double h);
-
   StageSolver stage_;
   Method method_;
   // The step's start and result (positions or coordinates), kept from step to step (swapped with

@@ -15,31 +15,38 @@ AlphaParameters AlphaParameters::chung_hulbert(double rho) {
 
 StepResult GeneralizedAlphaStepper::step(State& state, double h) {
   StepResult result;
-  const VecX x0 = state.x, v0 = state.v;
+  const bool in_coordinates = stage_.in_coordinates();
   const double t0 = state.t;
-  stage_.begin_step(x0, t0, h);
+  VecX x0, v0;
+  stage_.start_step(state, h, x0, v0);
   const double am = params_.alpha_m, af = params_.alpha_f, beta = params_.beta, gamma = params_.gamma;
   const bool usable = has_acceleration_ && a_.size() == x0.size() &&
                       std::abs(t0 - t_prev_end_) <= 1e-9 * std::max(1.0, std::abs(t0)) + 1e-3 * h;
-  const VecX a0 = usable ? a_ : stage_.acceleration(x0, v0);
+  const VecX a0 =
+      usable ? a_ : (in_coordinates ? stage_.acceleration_in_coordinates(x0, v0) : stage_.acceleration(x0, v0));
   const VecX Qp = x0 + h * v0 + h * h * (0.5 - beta) * a0;
   const VecX Vs = v0 + h * (1.0 - gamma) * a0;
   const double c = beta * h * h * (1.0 - af) / (1.0 - am);
   const VecX Y0 = af * x0 + (1.0 - af) * Qp;
   const VecX pred = Y0 - c * am * a0;
   const VecX ref = Y0 - (beta * h / gamma) * ((1.0 - af) * Vs + af * v0);
+  const double w_d = c * gamma / (beta * h), t_stage = t0 + (1.0 - af) * h, velocity_scale = beta * h * (1.0 - af) / gamma;
   VecX y = x0;
-  stage_.solve(y, pred, c, ref, c * gamma / (beta * h), t0 + (1.0 - af) * h, beta * h * (1.0 - af) / gamma, result);
+  if (in_coordinates)
+    stage_.solve_in_coordinates(y, pred, c, ref, w_d, t_stage, velocity_scale, result);
+  else
+    stage_.solve(y, pred, c, ref, w_d, t_stage, velocity_scale, result);
   VecX q1 = (y - af * x0) / (1.0 - af);
-  const Model& model = stage_.model();
-  model.boundary.apply_positions(q1, model.rest_positions, t0 + h);
+  if (!in_coordinates) {  // in coordinates no Dirichlet DOF moves (StageSolver::in_coordinates)
+    const Model& model = stage_.model();
+    model.boundary.apply_positions(q1, model.rest_positions, t0 + h);
+  }
   VecX a1 = (q1 - Qp) / (beta * h * h);
-  state.v = Vs + h * gamma * a1;
-  state.x = std::move(q1);
-  state.t = t0 + h;
+  VecX v1 = Vs + h * gamma * a1;
   a_ = std::move(a1);
   has_acceleration_ = true;
-  t_prev_end_ = state.t;
+  t_prev_end_ = t0 + h;
+  stage_.finish_step(state, q1, v1, t0 + h);
   return result;
 }
 

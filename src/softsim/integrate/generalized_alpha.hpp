@@ -13,6 +13,9 @@
 //   q_ref = Y0 - (beta h / gamma)((1 - af) V* + af v0);
 // then q1 = (y - af q0)/(1 - af), a1 = (q1 - Qp)/(beta h^2), v1 = V* + h gamma a1.
 // The algorithmic acceleration a is carried between steps (initialised with M^{-1} f(q0, v0)).
+// A model evaluated in its subspace's coordinates (StageSolver::in_coordinates) is stepped in
+// (y, y_dot) with a carried in coordinates too (the Galerkin acceleration to start): every
+// combination above is affine with weights summing to one on positions (dirk.hpp).
 #include "softsim/integrate/implicit_stage.hpp"
 
 namespace softsim {
@@ -32,13 +35,17 @@ class GeneralizedAlphaStepper : public Stepper {
   const ModelData& data() const override { return stage_.data(); }
   void save(ArchiveWriter& out) const override;
   void load(ArchiveReader& in) override;
+  bool steps_in_coordinates() const override { return stage_.in_coordinates(); }
+  std::pair<double, double> energies_in_coordinates(const State& state) override {
+    return stage_.energies_in_coordinates(state);
+  }
 
  private:
   StageSolver stage_;
   AlphaParameters params_;
   std::string name_;
   bool has_acceleration_ = false;
-  VecX a_;
+  VecX a_;  // in positions, or in coordinates when the model steps in them
   double t_prev_end_ = 0.0;
 };
 

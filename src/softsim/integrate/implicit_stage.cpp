@@ -242,36 +242,60 @@ VecX StageSolver::acceleration_in_coordinates(const VecX& y, const VecX& y_dot) 
 
 void StageSolver::dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage,
                                             const VecX& y_start, VecX& y_s, VecX& v_s, StepResult& result) {
-  static const VecX kNoPositions;  // the stage's predictor and reference are given in coordinates
   y_s = y_start;
   stage_predictor_ = Q + k * V;
-  objective_.set_step(stage_at(t_stage), kNoPositions, 1.0, k * k, kNoPositions, k);
-  coordinates_->set_coordinate_step(stage_predictor_, Q);
-  history_.clear();
-  NewtonResult r = projected_newton(*coordinates_, y_s, *solver_, stage_newton_options(k), &history_, &newton_workspace_);
-  accept_semi_implicit(r, y_s);
-  result.accumulate(r);
+  solve_in_coordinates(y_s, stage_predictor_, k * k, Q, k, t_stage, k, result);
   v_s = (y_s - Q) / k;
 }
 
-void StageSolver::start_in_coordinates(const State& state, VecX& y0, VecX& y_dot0) const {
-  const SubspaceMap& map = model_.subspace;
-  if (state.defer_positions && state.coordinates_current) {
-    y0 = state.y;
-    y_dot0 = state.y_dot;
-  } else {
-    y0 = map.coordinates(state.x);
-    y_dot0 = map.to_coordinates(state.v);
-  }
+void StageSolver::solve_in_coordinates(VecX& y, const VecX& y_pred, double w, const VecX& y_ref, double w_d,
+                                       double t_stage, double velocity_scale, StepResult& result) {
+  static const VecX kNoPositions;  // the stage's predictor and reference are given in coordinates
+  objective_.set_step(stage_at(t_stage), kNoPositions, 1.0, w, kNoPositions, w_d);
+  coordinates_->set_coordinate_step(y_pred, y_ref);
+  history_.clear();
+  NewtonResult r = projected_newton(*coordinates_, y, *solver_, stage_newton_options(velocity_scale), &history_,
+                                    &newton_workspace_);
+  accept_semi_implicit(r, y);
+  result.accumulate(r);
 }
 
-void StageSolver::finish_in_coordinates(State& state, VecX& y1, VecX& y_dot1, double t1) const {
-  state.y.swap(y1);
-  state.y_dot.swap(y_dot1);
-  state.coordinates_current = true;
+void StageSolver::start_step(const State& state, double h, VecX& x0, VecX& v0) {
+  if (!in_coordinates()) {
+    x0 = state.x;
+    v0 = state.v;
+    begin_step(x0, state.t, h);
+    return;
+  }
+  const SubspaceMap& map = model_.subspace;
+  if (state.defer_positions && state.coordinates_current) {
+    x0 = state.y;
+    v0 = state.y_dot;
+  } else {
+    x0 = map.coordinates(state.x);
+    v0 = map.to_coordinates(state.v);
+  }
+  begin_step_in_coordinates(state.t, h);
+}
+
+void StageSolver::finish_step(State& state, VecX& q1, VecX& v1, double t1) const {
   state.t = t1;
+  if (!in_coordinates()) {
+    state.x.swap(q1);
+    state.v.swap(v1);
+    return;
+  }
+  state.y.swap(q1);
+  state.y_dot.swap(v1);
+  state.coordinates_current = true;
   state.positions_current = false;
   if (!state.defer_positions) update_positions(model_.subspace, state);
+}
+
+std::pair<double, double> StageSolver::energies_in_coordinates(const State& state) {
+  if (!in_coordinates() || !state.coordinates_current)
+    throw std::logic_error("energies_in_coordinates: the state was not stepped in coordinates");
+  return {kinetic_energy_in_coordinates(state.y_dot), potential_in_coordinates(state.y)};
 }
 
 double StageSolver::potential_in_coordinates(const VecX& y) { return coordinates_->potential(y, nullptr); }

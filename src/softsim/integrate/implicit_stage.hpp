@@ -65,12 +65,21 @@ class StageSolver {
   VecX acceleration_in_coordinates(const VecX& y, const VecX& y_dot);
   void dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& y_start,
                                  VecX& y_s, VecX& v_s, StepResult& result);
-  // A step's start in coordinates: the state's own y and y_dot when it defers its positions and
-  // holds them, else taken from x and v (they may have been changed since the last step).
-  void start_in_coordinates(const State& state, VecX& y0, VecX& y_dot0) const;
-  // A step's end: y1 and y_dot1 become the state's (swapped in, so their storage is reused),
-  // and x and v are written from them unless the state defers its positions (State).
-  void finish_in_coordinates(State& state, VecX& y1, VecX& y_dot1, double t1) const;
+  // solve() in coordinates: the stage (*) with predictor y_pred (weight w) and damping reference
+  // y_ref (weight w_d), from y (the start guess) to its solution.
+  void solve_in_coordinates(VecX& y, const VecX& y_pred, double w, const VecX& y_ref, double w_d, double t_stage,
+                            double velocity_scale, StepResult& result);
+  // A step of h from the state, in whichever space this solver works (in_coordinates): its start
+  // (x0, v0) is x and v, or y and y_dot (the state's own when it defers its positions and holds
+  // them, else taken from x and v, which may have been changed since the last step); then
+  // begin_step or begin_step_in_coordinates.
+  void start_step(const State& state, double h, VecX& x0, VecX& v0);
+  // The step's end (q1, v1) at t1 becomes the state's (swapped in, so storage is reused); in
+  // coordinates x and v are written from y and y_dot unless the state defers them (State).
+  void finish_step(State& state, VecX& q1, VecX& v1, double t1) const;
+  // Stepper::energies_in_coordinates of a state this solver's stepper stepped in coordinates
+  // (throws std::logic_error for any other state).
+  std::pair<double, double> energies_in_coordinates(const State& state);
   // The model's potential and kinetic energy at (y, y_dot), in coordinates.
   double potential_in_coordinates(const VecX& y);
   double kinetic_energy_in_coordinates(const VecX& y_dot) const;
