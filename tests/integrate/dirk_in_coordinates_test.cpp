@@ -1,9 +1,9 @@
-// DIRK, BDF2, Newmark and generalized-alpha steps in a subspace's coordinates (integrate/dirk.hpp,
-// bdf2.hpp, generalized_alpha.hpp, StageSolver's *_in_coordinates): a reduced cantilever
-// evaluated by cubature steps (y, y_dot) and never positions. Checked against the same physics
-// stepped in positions (the scene with an obstacle far below, which sends it down the positions
-// path: evaluate in positions, pull back), for the five DIRK methods, BDF2, Newmark and
-// generalized-alpha; the second order of the trapezoidal rule, BDF2, Newmark (beta 1/4, gamma
+// DIRK, BDF2, Newmark, generalized-alpha and static steps in a subspace's coordinates
+// (integrate/dirk.hpp, bdf2.hpp, generalized_alpha.hpp, static_solve.hpp, StageSolver's
+// *_in_coordinates): a reduced cantilever evaluated by cubature steps (y, y_dot) and never
+// positions. Checked against the same physics stepped in positions (the scene with an obstacle
+// far below, which sends it down the positions path: evaluate in positions, pull back), for the
+// five DIRK methods, BDF2, Newmark, generalized-alpha and the static solve; the second order of the trapezoidal rule, BDF2, Newmark (beta 1/4, gamma
 // 1/2) and generalized-alpha in coordinates; deferred positions (State::defer_positions)
 // left untouched by the steps and written by update_positions to what every-step writing gives;
 // and the Newton step-norm bound, never below the exact norm.
@@ -91,7 +91,7 @@ TEST_P(InCoordinates, StepsAsThePositionsPathDoes) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, InCoordinates,
                          testing::Values("backward_euler", "implicit_midpoint", "trapezoidal", "tr_bdf2", "sdirk2", "bdf2",
-                                         "newmark", "generalized_alpha"));
+                                         "newmark", "generalized_alpha", "static"));
 
 // The trapezoidal rule's start-of-step acceleration is taken in coordinates (the Galerkin one,
 // -(B^T M B)^-1 (grad P + alpha B^T M B y_dot)), as is the alpha methods' first one, and BDF2's

@@ -73,8 +73,7 @@ StageSolver::StageSolver(const Model& model, const StepperOptions& options)
   subspace_objective_ = make_subspace_objective(objective_, model);
   // Steps in coordinates need no positions until a frame: only when no term is evaluated in
   // positions (contact's step hooks read them).
-  coordinates_ = dynamic_cast<ReducedIncrementalPotential*>(subspace_objective_.get());
-  if (coordinates_ && coordinates_->has_positions_terms()) coordinates_ = nullptr;
+  coordinates_ = coordinates_objective(subspace_objective_.get());
   solver_ = make_linear_solver(residual ? nonsymmetric_direct_solver(options.linear_solver) : options.linear_solver,
                                num_unknowns(model.subspace, model.num_dofs()));
   has_damping_ = model.rayleigh_alpha != 0.0 || model.rayleigh_beta != 0.0;

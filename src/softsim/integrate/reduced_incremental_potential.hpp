@@ -163,4 +163,12 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   VecX column_bound_entry_, column_bound_vertex_;
 };
 
+// The objective a stepper steps in coordinates with: `subspace_objective` when it is a
+// ReducedIncrementalPotential with no term evaluated in positions, else null (then the model is
+// stepped in positions).
+inline ReducedIncrementalPotential* coordinates_objective(Objective* subspace_objective) {
+  auto* reduced = dynamic_cast<ReducedIncrementalPotential*>(subspace_objective);
+  return reduced && !reduced->has_positions_terms() ? reduced : nullptr;
+}
+
 }  // namespace softsim
