@@ -9,16 +9,15 @@ StaticStepper::StaticStepper(const Model& model, const StepperOptions& options)
     : model_(model), data_(model), options_(options), objective_(model, data_),
       subspace_objective_(make_subspace_objective(objective_, model)),
       coordinates_(coordinates_objective(subspace_objective_.get())),
-      solver_(make_linear_solver(options.linear_solver, num_unknowns(model.subspace, model.num_dofs()))) {}
+      solver_(make_linear_solver(options.linear_solver, num_unknowns(model.subspace, model.num_dofs()))),
+      diagonal_(bounding_box_diagonal(as_rows(model.rest_positions, model.dim()))) {}
 
 StepResult StaticStepper::step(State& state, double h) {
   // Without inertia the Newton step is a displacement: converge on it relative to the model's
   // size (tolerance * 1e-3 of the bounding-box diagonal per unit "velocity" scale).
   NewtonOptions newton = options_.newton;
-  const auto X = as_rows(model_.rest_positions, model_.dim());
-  const double diagonal = bounding_box_diagonal(X);
   newton.step_scale = 1.0;
-  newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal;
+  newton.tolerance = options_.newton.tolerance * 1e-6 * diagonal_;
   if (coordinates_) return step_in_coordinates(state, h, newton);
   // A static solve has no time step: h = 0 (lagged friction and moving penalty targets rest); it
   // starts at the state's time, which loads switched on and off read (fem/timed_load.hpp).

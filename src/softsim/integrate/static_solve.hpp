@@ -31,6 +31,7 @@ class StaticStepper : public Stepper {
   std::unique_ptr<SubspaceObjective> subspace_objective_;
   ReducedIncrementalPotential* coordinates_ = nullptr;  // subspace_objective_ when solved in coordinates
   std::unique_ptr<LinearSolver> solver_;
+  double diagonal_;  // of the rest positions' bounding box: the tolerance's length scale, once
 
   StepResult step_in_coordinates(State& state, double h, const NewtonOptions& newton);
 };
