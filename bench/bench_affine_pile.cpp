@@ -7,13 +7,14 @@
 // if a frame intersected or a step failed. The scene is tests/support/affine_pile.hpp.
 //   bench_affine_pile [--bodies 50,200,800] [--steps 150] [--threads N] [--rigid-tolerance 1e-6]
 //                     [--stiffness kappa] [--mu 0.3] [--newton-tolerance v] [--smoothing c1|rational]
-//                     [--eps-v v]
+//                     [--eps-v v] [--project-psd 0|1]
 // --rigid-tolerance: the boxes' affine.tolerance (1 in effect turns the stiffening off);
 // --stiffness: the boxes' starting affine.stiffness (Pa; default the scene format's, 1e8);
 // --mu: the friction coefficient (0: frictionless).
 // --newton-tolerance: solver.tolerance (m/s; default the scene format's: eps_v / 10 with friction,
 // 1e-2 without), so that piles with and without friction can be compared at one tolerance;
 // --smoothing, --eps-v: contact.friction.smoothing and eps_v (default c1, 1e-3 m/s).
+// --project-psd 0: solver.project_psd false (the Hessian unprojected while it factorizes).
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -48,6 +49,7 @@ struct PileOptions {
   int steps = 150;
   double rigid_tolerance = 1e-6, stiffness = 0.0, mu = -1.0, newton_tolerance = 0.0, eps_v = 0.0;
   std::string smoothing;
+  int project_psd = -1;  // -1: the scene format's default
 };
 
 PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& dir) {
@@ -57,6 +59,7 @@ PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& di
   if (o.eps_v > 0.0) friction["eps_v"] = o.eps_v;
   if (!o.smoothing.empty()) friction["smoothing"] = o.smoothing;
   if (o.newton_tolerance > 0.0) pile.scene["solver"]["tolerance"] = o.newton_tolerance;
+  if (o.project_psd >= 0) pile.scene["solver"]["project_psd"] = o.project_psd == 1;
   if (o.stiffness > 0.0)
     for (auto& b : pile.scene["bodies"]) b["affine"]["stiffness"] = o.stiffness;
   const Scene scene = parse_scene(pile.scene, (dir / "pile.json").string());
@@ -106,6 +109,8 @@ int main(int argc, char** argv) {
       options.newton_tolerance = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--eps-v") && i + 1 < argc) {
       options.eps_v = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--project-psd") && i + 1 < argc) {
+      options.project_psd = std::atoi(argv[++i]) != 0 ? 1 : 0;
     } else if (!std::strcmp(argv[i], "--smoothing") && i + 1 < argc) {
       options.smoothing = argv[++i];
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
