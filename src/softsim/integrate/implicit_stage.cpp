@@ -266,29 +266,15 @@ void StageSolver::start_step(const State& state, double h, VecX& x0, VecX& v0) {
     begin_step(x0, state.t, h);
     return;
   }
-  const SubspaceMap& map = model_.subspace;
-  if (state.defer_positions && state.coordinates_current) {
-    x0 = state.y;
-    v0 = state.y_dot;
-  } else {
-    x0 = map.coordinates(state.x);
-    v0 = map.to_coordinates(state.v);
-  }
+  start_coordinates(model_.subspace, state, x0, v0);
   begin_step_in_coordinates(state.t, h);
 }
 
 void StageSolver::finish_step(State& state, VecX& q1, VecX& v1, double t1) const {
+  if (in_coordinates()) return finish_coordinates(model_.subspace, state, q1, v1, t1);
+  state.x.swap(q1);
+  state.v.swap(v1);
   state.t = t1;
-  if (!in_coordinates()) {
-    state.x.swap(q1);
-    state.v.swap(v1);
-    return;
-  }
-  state.y.swap(q1);
-  state.y_dot.swap(v1);
-  state.coordinates_current = true;
-  state.positions_current = false;
-  if (!state.defer_positions) update_positions(model_.subspace, state);
 }
 
 std::pair<double, double> StageSolver::energies_in_coordinates(const State& state) {

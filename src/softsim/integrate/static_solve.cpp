@@ -37,18 +37,14 @@ StepResult StaticStepper::step(State& state, double h) {
 // Such a model has no step hooks and no Dirichlet DOF that moves (StageSolver::in_coordinates).
 StepResult StaticStepper::step_in_coordinates(State& state, double h, const NewtonOptions& newton) {
   static const VecX kNoPositions;  // no inertia, no damping: nothing is taken from positions
-  const SubspaceMap& map = model_.subspace;
-  VecX y = state.defer_positions && state.coordinates_current ? state.y : map.coordinates(state.x);
+  VecX y, y_dot;
+  start_coordinates(model_.subspace, state, y, y_dot);
   objective_.set_step(Stage::step(state.t, 0.0), kNoPositions, 0.0, 1.0, kNoPositions, 0.0);
   coordinates_->set_coordinate_step(y, y);  // weighted 0
   StepResult result;
   result.accumulate(projected_newton(*coordinates_, y, *solver_, newton));
-  state.y = std::move(y);
-  state.y_dot.setZero(state.y.size());
-  state.coordinates_current = true;
-  state.positions_current = false;
-  state.t += h;
-  if (!state.defer_positions) update_positions(map, state);
+  y_dot.setZero();
+  finish_coordinates(model_.subspace, state, y, y_dot, state.t + h);
   return result;
 }
 

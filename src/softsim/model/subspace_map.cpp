@@ -32,6 +32,25 @@ void update_positions(const SubspaceMap& map, State& state) {
   state.positions_current = true;
 }
 
+void start_coordinates(const SubspaceMap& map, const State& state, VecX& y, VecX& y_dot) {
+  if (state.defer_positions && state.coordinates_current) {
+    y = state.y;
+    y_dot = state.y_dot;
+  } else {
+    y = map.coordinates(state.x);
+    y_dot = map.to_coordinates(state.v);
+  }
+}
+
+void finish_coordinates(const SubspaceMap& map, State& state, VecX& y, VecX& y_dot, double t) {
+  state.y.swap(y);
+  state.y_dot.swap(y_dot);
+  state.coordinates_current = true;
+  state.positions_current = false;
+  state.t = t;
+  if (!state.defer_positions) update_positions(map, state);
+}
+
 void SubspaceMapBuilder::add_group(const std::vector<int>& vertices, const MatX& weights) {
   if (weights.rows() != static_cast<Eigen::Index>(vertices.size()))
     throw std::invalid_argument("SubspaceMapBuilder: one row of weights per vertex");

@@ -46,6 +46,12 @@ struct State;
 // them behind (State::defer_positions): x = offset + B y, v = B y_dot. Does nothing when they
 // are current.
 void update_positions(const SubspaceMap& map, State& state);
+// A step in coordinates starts from the state's coordinates: its own y and y_dot when it defers
+// its positions and holds them, else taken from x and v (which may have been changed since).
+void start_coordinates(const SubspaceMap& map, const State& state, VecX& y, VecX& y_dot);
+// ... and ends by making (y, y_dot) the state's (swapped in, so storage is reused) at time t; x
+// and v are written from them unless the state defers its positions.
+void finish_coordinates(const SubspaceMap& map, State& state, VecX& y, VecX& y_dot, double t);
 
 // Assembles a map from groups of vertices, each following its own coordinates: either per-vertex
 // weights over "handles" (vertex i's position is sum_k w_ik c_k with c_k a dim-vector of
