@@ -17,6 +17,7 @@
 
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/solve/linear_solver.hpp"
 #include "softsim/solve/projected_newton.hpp"
 
 namespace softsim {
@@ -156,6 +157,82 @@ TEST(ProjectedNewton, QuadraticCriterionRejectsLinearConvergence) {
               t.max_constant, t.min_digit_gain);
   EXPECT_GE(t.ratios, 3);
   EXPECT_FALSE(is_quadratic(t));
+}
+
+// A separable objective sum_i f(x_i) with a diagonal Hessian that counts its evaluations: those
+// with a Hessian (assemblies) and those of E alone (line-search trials).
+class CountingObjective : public Objective {
+ public:
+  CountingObjective(int n, std::function<Vec3(double)> f) : f_(std::move(f)), pattern_(n, n) {
+    pattern_.setIdentity();
+  }
+  double evaluate(const VecX& x, VecX* g, SparseMat* H, bool) override {
+    (H ? assemblies : energies) += 1;
+    double E = 0.0;
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      const Vec3 d = f_(x[i]);  // f, f', f''
+      E += d[0];
+      if (g) (*g)[i] = d[1];
+      if (H) H->coeffRef(i, i) = d[2];
+    }
+    return E;
+  }
+  const SparseMat& hessian_pattern() const override { return pattern_; }
+  int assemblies = 0, energies = 0;
+
+ private:
+  std::function<Vec3(double)> f_;
+  SparseMat pattern_;
+};
+
+NewtonResult count_solve(CountingObjective& objective, VecX& x, bool take_last_step, double tolerance) {
+  NewtonOptions options;
+  options.tolerance = tolerance;
+  options.take_last_step = take_last_step;
+  auto solver = make_linear_solver("auto", static_cast<int>(x.size()));
+  return projected_newton(objective, x, *solver, options);
+}
+
+// f = x^4/4 + x^2/2 - x: convex, full Newton steps from x = 2 are all accepted. The search
+// assembles the point it accepts, so each iteration evaluates once: E alone is evaluated only at
+// the last step, after which the solve ends (take_last_step) or at no trial at all (the book's rule).
+TEST(ProjectedNewton, AcceptedFirstTrialsAreAssembledOnce) {
+  const auto quartic = [](double x) { return Vec3(x * x * x * x / 4 + x * x / 2 - x, x * x * x + x - 1, 3 * x * x + 1); };
+  for (const bool take_last_step : {true, false}) {
+    CountingObjective objective(3, quartic);
+    VecX x = VecX::Constant(3, 2.0);
+    const NewtonResult result = count_solve(objective, x, take_last_step, 1e-10);
+    ASSERT_TRUE(result.converged);
+    // The root of x^3 + x - 1 (Cardano).
+    const double root = std::cbrt(0.5 + std::sqrt(31.0 / 108.0)) + std::cbrt(0.5 - std::sqrt(31.0 / 108.0));
+    EXPECT_LT((x.array() - root).abs().maxCoeff(), 1e-12);
+    EXPECT_GE(result.iterations, 4);
+    if (take_last_step) {
+      EXPECT_EQ(objective.assemblies, result.iterations);
+      EXPECT_EQ(objective.energies, 1);  // the last step's trial: nothing evaluates there again
+    } else {
+      EXPECT_EQ(objective.assemblies, result.iterations);  // the last direction is not taken
+      EXPECT_EQ(objective.energies, 0);
+    }
+  }
+}
+
+// f = sqrt(1 + x^2) from x = 10: the Newton step -x (1 + x^2) overshoots, and the first trials of
+// the first two searches fail (x = 10, then about 2.1). Only the first of them is assembled in
+// vain; once a first trial is accepted, the searches assemble again. (The tolerance stops the
+// solve at a step, x then being about 6e-4, not at an exactly zero gradient.)
+TEST(ProjectedNewton, FailingFirstTrialsStopBeingAssembled) {
+  const auto hyperbola = [](double x) {
+    const double s = std::sqrt(1 + x * x);
+    return Vec3(s, x / s, 1 / (s * s * s));
+  };
+  CountingObjective objective(1, hyperbola);
+  VecX x = VecX::Constant(1, 10.0);
+  const NewtonResult result = count_solve(objective, x, true, 1e-6);
+  ASSERT_TRUE(result.converged);
+  EXPECT_LT(std::abs(x[0]), 1e-9);
+  // One assembly per iteration but the last, whose trial is E alone, plus the wasted one.
+  EXPECT_EQ(objective.assemblies, result.iterations + 1);
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ class DampedNewton : public ResidualNewtonVariant {
 
   // Lines 9-10: backtracking on the merit function 1/2 ||r||^2, whose slope along an exact
   // Newton direction is -||r||^2; along the projected one it is only estimated (decrease 0.5).
-  bool line_search(const VecX& v, const VecX& p, int attempt, VecX& v_trial, NewtonResult& result) override {
+  bool line_search(const VecX& v, const VecX& p, int attempt, bool, VecX& v_trial, NewtonResult& result) override {
     const bool projected = use_projected_ || attempt == 1;
     return merit_search(v, p, projected ? 0.5 : 1.0, v_trial, result);
   }

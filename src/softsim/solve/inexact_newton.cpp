@@ -110,7 +110,7 @@ class InexactNewton : public ResidualNewtonVariant {
   std::string direction_failure() const override { return "BiCGSTAB produced a non-finite direction"; }
 
   // Along an inexact direction the merit's slope is <= -(1 - rel) ||r||^2.
-  bool line_search(const VecX& v, const VecX& p, int, VecX& v_trial, NewtonResult& result) override {
+  bool line_search(const VecX& v, const VecX& p, int, bool, VecX& v_trial, NewtonResult& result) override {
     return merit_search(v, p, std::max(1.0 - relative_residual_, 0.0), v_trial, result);
   }
   void accept(const VecX& v) override {

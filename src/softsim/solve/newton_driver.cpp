@@ -49,7 +49,7 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
         }
       }
       solved = true;
-      accepted = variant.line_search(x, p, attempt, x_trial, result);
+      accepted = variant.line_search(x, p, attempt, last, x_trial, result);
       if (debug)
         std::fprintf(stderr, "%s %d.%d: merit=%.10g |g|=%.3g step=%.3g (tested %.3g) %s\n", variant.name(), it,
                      attempt, result.energy, result.gradient_norm, p.lpNorm<Eigen::Infinity>() / options.step_scale,

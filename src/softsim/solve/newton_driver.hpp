@@ -34,8 +34,10 @@ class NewtonVariant {
   // coordinates. none_left ends the attempts.
   virtual Direction direction(const VecX& x, int attempt, VecX& p, NewtonResult& result) = 0;
   // Searches from x along p (direction `attempt`) within the step filters; on success x_trial
-  // is the accepted point.
-  virtual bool line_search(const VecX& x, const VecX& p, int attempt, VecX& x_trial, NewtonResult& result) = 0;
+  // is the accepted point. `last`: the solve ends with this step, so the accepted point will not
+  // be evaluated again (a variant that evaluates its trials fully only to reuse them skips that).
+  virtual bool line_search(const VecX& x, const VecX& p, int attempt, bool last, VecX& x_trial,
+                           NewtonResult& result) = 0;
   // x_trial became the iterate; the variant may keep what its line search evaluated there.
   virtual void accept(const VecX& x_trial) = 0;
   // The model's adaptive terms after an accepted iterate; true when they changed the problem
