@@ -3,6 +3,8 @@
 // contact terms together; the operators of springs and elasticity are exercised directly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "softsim/fem/mass_spring.hpp"
@@ -122,6 +124,53 @@ TEST(ForwardModeJvp, IncrementalPotentialProductMatchesAssembledHessianWithConta
   VecX hp;
   hessian1(p, hp);
   EXPECT_LT(test::relative_error(hp, assembled_product(objective, x1, p)), 1e-12);
+}
+
+// A term that holds two DOFs (as a penalty motion holds the vertices that met their targets).
+class HoldsTwoDofs : public Energy {
+ public:
+  std::string name() const override { return "holds two DOFs"; }
+  double evaluate(const EvalContext&, const VecX&, const AssemblyOutputs&) const override { return 0.0; }
+  void held_dofs(const ModelData&, std::vector<int>& dofs) const override { dofs.insert(dofs.end(), {7, 2}); }
+};
+
+// Held DOFs are eliminated like Dirichlet ones: their gradient entries, rows and columns go,
+// the diagonal becomes 1, and every other entry of the Hessian is left as it was (checked on the
+// dense matrix of an elastic box, whose pattern couples the held DOFs with their neighbours).
+TEST(IncrementalPotential, HeldDofsAreEliminatedFromTheGradientAndHessian) {
+  const Mesh mesh = generate_box(Vec3(1, 0.6, 0.4), Eigen::Vector3i(3, 2, 2));
+  Model model(3);
+  model.add_vertices(mesh.vertices);
+  for (int i = 0; i < mesh.num_vertices(); ++i) model.add_lumped_mass(i, 1.0);
+  model.add_energy(std::make_unique<SimplexElasticity<3>>(
+      mesh.cells, mesh.vertices, make_material<3>("neo_hookean", LameParameters::from_young_poisson(1e4, 0.3)), "box"));
+  model.add_energy(std::make_unique<HoldsTwoDofs>());
+  model.finalize();
+  ModelData data(model);
+  IncrementalPotential objective(model, data);
+  const VecX x = model.rest_positions + random_perturbation(model.num_dofs(), 1e-3, 5);
+  const Stage start = Stage::step(0.0, 0.01);
+  model.begin_step(start, data, x);
+  objective.set_step(start, x, 1.0, 1e-4, x, 0.0);
+  SparseMat H = objective.hessian_pattern();
+  VecX g(x.size());
+  objective.evaluate(x, &g, &H, false);
+  const MatX before = MatX(H);
+  const VecX g_before = g;
+  objective.reduce(g, &H);
+  const MatX after = MatX(H);
+  const std::vector<int> held{2, 7};
+  const auto is_held = [&](Eigen::Index i) { return std::find(held.begin(), held.end(), i) != held.end(); };
+  int coupled = 0;
+  for (Eigen::Index r = 0; r < after.rows(); ++r) {
+    EXPECT_EQ(g[r], is_held(r) ? 0.0 : g_before[r]) << r;
+    for (Eigen::Index c = 0; c < after.cols(); ++c) {
+      const bool eliminated = is_held(r) || is_held(c);
+      if (eliminated && r != c && before(r, c) != 0.0) ++coupled;
+      EXPECT_EQ(after(r, c), eliminated ? (r == c ? 1.0 : 0.0) : before(r, c)) << r << ", " << c;
+    }
+  }
+  EXPECT_GT(coupled, 20);  // the held DOFs were coupled: the elimination had entries to clear
 }
 
 }  // namespace

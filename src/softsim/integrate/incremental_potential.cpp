@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace softsim {
 
 IncrementalPotential::IncrementalPotential(const Model& model, ModelData& data) : model_(model), data_(data) {}
@@ -104,16 +103,24 @@ void IncrementalPotential::reduce(VecX& gradient, SparseMat* hessian) const {
   const std::vector<int>& held = refresh_held_dofs();
   if (held.empty()) return;
   // Held DOFs are eliminated as Dirichlet ones are: zero gradient, identity rows and columns.
-  std::vector<char>& is_held = is_held_;
-  is_held.assign(gradient.size(), 0);
-  for (int d : held) {
-    is_held[d] = 1;
-    gradient[d] = 0.0;
-  }
+  for (int d : held) gradient[d] = 0.0;
   if (!hessian) return;
-  for (int c = 0; c < hessian->outerSize(); ++c)
-    for (SparseMat::InnerIterator it(*hessian, c); it; ++it)
-      if (is_held[c] || is_held[it.row()]) it.valueRef() = it.row() == c ? 1.0 : 0.0;
+  // Through the held columns only: the pattern is symmetric (every stencil's block is), so row d's
+  // entry in column r is found from column d's entry in row r, by bisection. Sweeping every
+  // entry for a handful of held DOFs was 4.6% of the inversion-free square's step (perf).
+  SparseMat& H = *hessian;
+  if (!H.isCompressed()) H.makeCompressed();
+  const int* outer = H.outerIndexPtr();
+  const int* rows = H.innerIndexPtr();
+  double* values = H.valuePtr();
+  for (int d : held)
+    for (int k = outer[d]; k < outer[d + 1]; ++k) {
+      const int r = rows[k];
+      values[k] = r == d ? 1.0 : 0.0;
+      if (r == d) continue;
+      const int* found = std::lower_bound(rows + outer[r], rows + outer[r + 1], d);
+      if (found != rows + outer[r + 1] && *found == d) values[found - rows] = 0.0;
+    }
 }
 
 bool IncrementalPotential::reduce_changes_hessian() const {

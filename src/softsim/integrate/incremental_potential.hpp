@@ -79,9 +79,8 @@ class IncrementalPotential : public Objective {
   std::vector<Triplet> dynamic_hessian_;
   WidenedHessian widened_;  // the layout's pattern widened by contact entries, kept
   // The DOFs the model's terms hold at the moment (Model::held_dofs), asked for several times an
-  // iteration, and their mask, in kept storage.
+  // iteration, in kept storage.
   mutable std::vector<int> held_;
-  mutable std::vector<char> is_held_;
   const std::vector<int>& refresh_held_dofs() const {
     model_.held_dofs(data_, held_);
     return held_;
