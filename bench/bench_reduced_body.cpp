@@ -6,7 +6,7 @@
 // distance of a reduced vertex from the full run's after the steps.
 //   bench_reduced_body [--levels 0,1,2] [--steps 5] [--size 20] [--basis modes|modes+derivatives]
 //                      [--cubature T] [--modal] [--reduced-only] [--write-positions] [--ground GAP]
-//                      [--threads N] [--integrator NAME]
+//                      [--threads N] [--integrator NAME] [--beta B]
 // --cubature T: the reduced body evaluates at most T elements, weighted (0: all elements).
 // --modal: the reduced body is stepped by integrator.type "modal" (its dynamics linearised at
 // rest, in closed form) instead of backward Euler; "basis s" then includes the decomposition.
@@ -17,6 +17,7 @@
 // self-contact on, as by default): the sagging tip lands on it after a few steps. A reduced body
 // then evaluates its cubature in coordinates and the contact in positions.
 // --integrator NAME: integrator.type of both runs (default backward_euler; e.g. bdf2, trapezoidal).
+// --beta B: stiffness-proportional (Rayleigh) damping beta K(x^n) in both runs (s).
 // --reduced-only: skip the full model (its columns print nan; "basis s" includes the mesh), to
 // time many reduced steps or profile them.
 #include <tbb/global_control.h>
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
   const int resolutions[3][3] = {{20, 3, 3}, {40, 7, 7}, {80, 16, 16}};
   std::vector<int> levels{0, 1, 2};
   int steps = 5, size = 20, threads = 0, cubature = 0;
-  double ground_gap = 0.0;
+  double ground_gap = 0.0, beta = 0.0;
   bool modal = false, reduced_only = false, write_positions = false;
   std::string basis = "modes", integrator = "backward_euler";
   for (int i = 1; i < argc; ++i) {
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
       ground_gap = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--integrator") && i + 1 < argc) {
       integrator = argv[++i];
+    } else if (!std::strcmp(argv[i], "--beta") && i + 1 < argc) {
+      beta = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -137,6 +140,7 @@ int main(int argc, char** argv) {
               modal ? "modal, closed form" : integrator.c_str(), basis.c_str(), size,
               cubature > 0 ? ("at most " + std::to_string(cubature) + " elements").c_str() : "none");
   if (ground_gap > 0.0) std::printf("ground %g m below the beam, IPC contact (dhat 1 mm)\n", ground_gap);
+  if (beta > 0.0) std::printf("stiffness damping beta %g s\n", beta);
   std::printf("%8s %8s | %10s %8s %6s | %10s %10s %8s %6s %9s | %8s %10s\n", "tets", "DOFs", "full ms", "Newton", "failed",
               "basis s", "reduced ms", "Newton", "failed", "write ms", "speed-up", "x diff m");
   for (int level : levels) {
@@ -144,6 +148,7 @@ int main(int argc, char** argv) {
     const int* res = resolutions[level];
     nlohmann::json full = cantilever(res[0], res[1], res[2], ground_gap);
     full["integrator"]["type"] = integrator;
+    if (beta > 0.0) full["damping"] = {{"beta", beta}};
     nlohmann::json reduced = full;
     reduced["bodies"][0]["reduction"] = {{"basis", basis}, {"size", size}};
     if (cubature > 0) reduced["bodies"][0]["reduction"]["cubature"] = {{"elements", cubature}};

@@ -3,7 +3,8 @@
 // *_in_coordinates): a reduced cantilever evaluated by cubature steps (y, y_dot) and never
 // positions. Checked against the same physics stepped in positions (the scene with an obstacle
 // far below, which sends it down the positions path: evaluate in positions, pull back), for the
-// five DIRK methods, BDF2, Newmark, generalized-alpha and the static solve; the second order of the trapezoidal rule, BDF2, Newmark (beta 1/4, gamma
+// five DIRK methods, BDF2, Newmark, generalized-alpha and the static solve, with mass damping and
+// with stiffness damping; the second order of the trapezoidal rule, BDF2, Newmark (beta 1/4, gamma
 // 1/2) and generalized-alpha in coordinates; deferred positions (State::defer_positions)
 // left untouched by the steps and written by update_positions to what every-step writing gives;
 // and the Newton step-norm bound, never below the exact norm.
@@ -92,6 +93,33 @@ TEST_P(InCoordinates, StepsAsThePositionsPathDoes) {
 INSTANTIATE_TEST_SUITE_P(Methods, InCoordinates,
                          testing::Values("backward_euler", "implicit_midpoint", "trapezoidal", "tr_bdf2", "sdirk2", "bdf2",
                                          "newmark", "generalized_alpha", "static"));
+
+// Stiffness-proportional damping in coordinates: beta K_r(y^n), the cubature Hessian at the step's
+// start (ReducedIncrementalPotential::set_stiffness_damping_start), against the positions path's
+// beta B^T K(x^n) B pulled back from the whole mesh. The damping must matter (the trajectory
+// without it differs by far more than the paths do).
+class StiffnessDampedInCoordinates : public testing::TestWithParam<const char*> {};
+
+TEST_P(StiffnessDampedInCoordinates, StepsAsThePositionsPathDoes) {
+  const int steps = 40;
+  auto damped = [&](bool far_obstacle) {
+    nlohmann::json j = cantilever(GetParam(), 0.01, far_obstacle);
+    j["damping"]["beta"] = 0.02;
+    return j;
+  };
+  const Trajectory coordinates = run(damped(false), steps, false);
+  const Trajectory positions = run(damped(true), steps, false);
+  const Trajectory undamped = run(cantilever(GetParam(), 0.01, false), steps, false);
+  EXPECT_TRUE(coordinates.state.coordinates_current);
+  EXPECT_FALSE(positions.state.coordinates_current);
+  const double effect = (coordinates.state.x - undamped.state.x).lpNorm<Eigen::Infinity>();
+  EXPECT_GT(effect, 1e-2) << GetParam();  // 3.8-5.1 cm here
+  EXPECT_LT((coordinates.state.x - positions.state.x).lpNorm<Eigen::Infinity>(), 1e-9) << GetParam();
+  EXPECT_LT((coordinates.state.v - positions.state.v).lpNorm<Eigen::Infinity>(), 1e-7) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, StiffnessDampedInCoordinates,
+                         testing::Values("backward_euler", "trapezoidal", "sdirk2", "bdf2", "newmark", "generalized_alpha"));
 
 // The trapezoidal rule's start-of-step acceleration is taken in coordinates (the Galerkin one,
 // -(B^T M B)^-1 (grad P + alpha B^T M B y_dot)), as is the alpha methods' first one, and BDF2's

@@ -164,6 +164,23 @@ TEST_P(ReducedIncrementalPotentialTest, DerivativesMatchFiniteDifferences) {
   EXPECT_LT(errors.hessian, 1e-6);
 }
 
+// Stiffness-proportional damping: beta K_r frozen at the step's start (the rest state of the
+// fixture's damping) equals the positions path's beta B^T K B with K over the whole mesh, and is
+// the Hessian of its own quadratic; without its start the evaluation refuses.
+TEST_P(ReducedIncrementalPotentialTest, StiffnessDampingEqualsThePositionsPath) {
+  nlohmann::json scene = reduced_cantilever(GetParam());
+  scene["damping"]["beta"] = 0.05;
+  Fixture f(scene);
+  const int r = f.model.subspace.num_coordinates();
+  EXPECT_THROW(f.reduced->evaluate(VecX::Zero(r), nullptr, nullptr, false), std::logic_error);
+  f.reduced->set_stiffness_damping_start(f.model.subspace.coordinates(f.model.rest_positions));
+  for (int seed : {1, 2}) expect_equal_evaluations(f, random_perturbation(r, 0.05, seed), "seed " + std::to_string(seed));
+  const test::DerivativeErrors errors = test::objective_derivative_errors(*f.reduced, random_perturbation(r, 0.05, 4));
+  EXPECT_LT(errors.gradient, 1e-6);
+  EXPECT_LT(errors.hessian, 1e-6);
+  expect_the_same_newton_solution(f, VecX::Zero(r), 1e-12, 1e-3, 1e-10);
+}
+
 TEST_P(ReducedIncrementalPotentialTest, NewtonReachesTheSameSolution) {
   Fixture f(GetParam());
   // The beam sags: a solve that moves.
@@ -333,7 +350,9 @@ TEST(ReducedIncrementalPotential, ChosenForCubatureModelsOnly) {
   EXPECT_EQ(refused(no_cubature), "an elasticity counts every element (no cubature)");
   nlohmann::json beta = reduced_cantilever(2);
   beta["damping"]["beta"] = 0.01;
-  EXPECT_EQ(refused(beta), "stiffness-proportional damping (beta)");
+  EXPECT_EQ(refused(beta), "");  // beta K_r by cubature
+  beta.erase("contact");
+  EXPECT_EQ(refused(beta), "stiffness-proportional damping (beta) with a term evaluated in positions ('ipc_contact')");
   nlohmann::json contact = reduced_cantilever(2);
   contact.erase("contact");  // self-contact, by default: evaluated in positions, pulled back
   EXPECT_EQ(refused(contact), "");

@@ -119,5 +119,35 @@ TEST(BlockHessian, EqualsThePullBackAndWidensForPairsOfBodies) {
   EXPECT_LT((MatX(out) - MatX(map.pull_back(SparseMat(H + T)))).norm(), 1e-13 * MatX(out).norm());
 }
 
+// Blocks added from another accumulation (scaled) and products with the blocks in use: both equal
+// the pulled-back matrix's, pairs of bodies included.
+TEST(BlockHessian, AddsAndMultipliesAsThePulledBackMatrix) {
+  const SubspaceMap map = two_bodies_and_a_free_vertex();
+  const SubspaceBlocks blocks = subspace_blocks(map, 2);
+  std::vector<Triplet> entries;
+  const VecX values = test::random_perturbation(40, 1.0, 7);
+  int k = 0;
+  for (auto [i, j] : {std::pair{0, 0}, {1, 4}, {2, 6}, {3, 9}, {5, 14}, {7, 12}, {8, 11}, {13, 13}}) {
+    entries.emplace_back(i, j, values[k]);
+    if (i != j) entries.emplace_back(j, i, values[k]);
+    ++k;
+  }
+  SparseMat H(16, 16);
+  H.setFromTriplets(entries.begin(), entries.end());
+  const MatX reduced = MatX(map.pull_back(H));
+  BlockHessian source(blocks), target(blocks);
+  source.add_entries(H);
+  target.add_entries(H);
+  target.add(source, 2.5);  // H + 2.5 H
+  const int r = map.num_coordinates();
+  SparseMat pattern(r, r), out;
+  target.write(pattern, out);
+  EXPECT_LT((MatX(out) - 3.5 * reduced).norm(), 1e-13 * reduced.norm());
+  const VecX y = test::random_perturbation(r, 1.0, 8);
+  VecX product = VecX::Ones(r);
+  source.multiply_add(y, -2.0, product);
+  EXPECT_LT((product - (VecX::Ones(r) - 2.0 * reduced * y)).norm(), 1e-13 * (reduced * y).norm());
+}
+
 }  // namespace
 }  // namespace softsim

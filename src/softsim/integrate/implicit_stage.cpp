@@ -95,6 +95,10 @@ void StageSolver::begin_step(const VecX& x_start, double t, double h) {
     damping_ = rayleigh_damping_matrix(model_, EvalContext{stage, data_}, x_start);
     objective_.set_damping(&damping_);
   }
+  // A model in a subspace solved in coordinates freezes its own beta K_r (ReducedIncrementalPotential).
+  if (model_.rayleigh_beta != 0.0)
+    if (auto* reduced = dynamic_cast<ReducedIncrementalPotential*>(subspace_objective_.get()))
+      reduced->set_stiffness_damping_start(model_.subspace.coordinates(x_start));
 }
 
 VecX StageSolver::force(const VecX& q, const VecX& v) const {
@@ -227,15 +231,17 @@ void StageSolver::dirk_stage(const VecX& Q, const VecX& V, double k, double t_st
   v_s = (q_s - Q) / k;
 }
 
-void StageSolver::begin_step_in_coordinates(double t, double h) {
+void StageSolver::begin_step_in_coordinates(double t, double h, const VecX& y_start) {
   t_start_ = t;
   h_ = h;
+  if (model_.rayleigh_beta != 0.0) coordinates_->set_stiffness_damping_start(y_start);
 }
 
 VecX StageSolver::acceleration_in_coordinates(const VecX& y, const VecX& y_dot) {
   VecX g;
   coordinates_->potential(y, &g);
   if (model_.rayleigh_alpha != 0.0) g += model_.rayleigh_alpha * (coordinates_->reduced_mass() * y_dot);
+  if (model_.rayleigh_beta != 0.0) coordinates_->add_stiffness_damping_force(y_dot, g);
   return -coordinates_->solve_reduced_mass(g);
 }
 
@@ -267,7 +273,7 @@ void StageSolver::start_step(const State& state, double h, VecX& x0, VecX& v0) {
     return;
   }
   start_coordinates(model_.subspace, state, x0, v0);
-  begin_step_in_coordinates(state.t, h);
+  begin_step_in_coordinates(state.t, h, x0);
 }
 
 void StageSolver::finish_step(State& state, VecX& q1, VecX& v1, double t1) const {

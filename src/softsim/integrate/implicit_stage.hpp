@@ -60,8 +60,9 @@ class StageSolver {
   // (its only terms are cubature elasticities) and no Dirichlet DOF that moves (a reduced
   // body's basis is zero at its fixed DOFs).
   bool in_coordinates() const { return coordinates_ != nullptr; }
-  void begin_step_in_coordinates(double t, double h);
-  // -(B^T M B)^-1 (grad P(y) + alpha B^T M B y_dot): the Galerkin acceleration.
+  // y_start: the step's start, where stiffness damping freezes beta K_r.
+  void begin_step_in_coordinates(double t, double h, const VecX& y_start);
+  // -(B^T M B)^-1 (grad P(y) + (alpha B^T M B + beta K_r) y_dot): the Galerkin acceleration.
   VecX acceleration_in_coordinates(const VecX& y, const VecX& y_dot);
   void dirk_stage_in_coordinates(const VecX& Q, const VecX& V, double k, double t_stage, const VecX& y_start,
                                  VecX& y_s, VecX& v_s, StepResult& result);

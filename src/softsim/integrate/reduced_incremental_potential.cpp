@@ -39,7 +39,14 @@ std::string term_obstacle(const Energy& term) {
 std::string obstacle_with_blocks(const Model& model, const SubspaceBlocks& blocks) {
   if (model.has_velocity_forces()) return "forces without a potential";
   if (model.constraint_contact) return "constraint contact";
-  if (model.rayleigh_beta != 0.0) return "stiffness-proportional damping (beta)";
+  // Stiffness-proportional damping is beta B^T K(x^n) B with K over the cubature elements
+  // (set_stiffness_damping_start); a term in positions would need K of its own at x^n as well.
+  if (model.rayleigh_beta != 0.0)
+    for (const auto& term : model.energies())
+      if (!(model.dim() == 2 ? static_cast<const void*>(as_elasticity<2>(*term))
+                             : static_cast<const void*>(as_elasticity<3>(*term))))
+        return fmt::format("stiffness-proportional damping (beta) with a term evaluated in positions ('{}')",
+                           term->name());
   if (model.boundary.has_slip()) return "slip conditions";
   for (const auto& term : model.energies()) {
     const std::string why = model.dim() == 2 ? term_obstacle<2>(*term) : term_obstacle<3>(*term);
@@ -120,7 +127,8 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
       positions_(positions_objective),
       model_(model),
       blocks_(subspace_blocks(model.subspace, model.dim())),
-      hessian_blocks_(blocks_) {
+      hessian_blocks_(blocks_),
+      stiffness_damping_(blocks_) {
   const std::string why = model.subspace.empty() ? "no body in a subspace" : obstacle_with_blocks(model, blocks_);
   if (!why.empty()) throw std::invalid_argument("ReducedIncrementalPotential: " + why);
   const int dim = model.dim();
@@ -263,6 +271,15 @@ void ReducedIncrementalPotential::refresh_step() {
   if (positions_.damping_weight() != 0.0) damping_ = mass_quadratic(positions_.damping_reference());
 }
 
+void ReducedIncrementalPotential::set_stiffness_damping_start(const VecX& y_start) {
+  stiffness_damping_.clear();
+  stiffness_damping_set_ = true;
+  if (model_.rayleigh_beta == 0.0) return;
+  // As rayleigh_damping_matrix takes K in positions: the potential's PSD-projected Hessian.
+  weighted_potential(y_start, model_.rayleigh_beta, nullptr, true, true);
+  stiffness_damping_.add(hessian_blocks_, 1.0);
+}
+
 void ReducedIncrementalPotential::set_coordinate_step(const VecX& predictor, const VecX& damping_reference) {
   configuration_seen_ = positions_.configuration_count();  // refresh_step keeps these
   coordinate_step_ = true;
@@ -348,6 +365,20 @@ double ReducedIncrementalPotential::evaluate(const VecX& q, VecX* gradient, Spar
   };
   add_quadratic(inertia_, positions_.inertia_weight());
   add_quadratic(damping_, positions_.damping_weight() * model_.rayleigh_alpha);
+  // Stiffness damping w_d/2 (q - q_ref)^T beta K_r (q - q_ref), K_r frozen at the step's start:
+  // the positions path's w_d/2 (x - x_ref)^T beta K (x - x_ref) for an x_ref in the subspace
+  // (a past state), whose coordinates the mass projection gives exactly.
+  const double stiffness_weight = model_.rayleigh_beta != 0.0 ? positions_.damping_weight() : 0.0;
+  if (stiffness_weight != 0.0) {
+    if (!stiffness_damping_set_)
+      throw std::logic_error("ReducedIncrementalPotential: stiffness damping without set_stiffness_damping_start");
+    damping_difference_ = q - damping_.q_z;
+    damping_product_.setZero(q.size());
+    stiffness_damping_.multiply_add(damping_difference_, 1.0, damping_product_);
+    E += stiffness_weight * 0.5 * damping_difference_.dot(damping_product_);
+    if (gradient) *gradient += stiffness_weight * damping_product_;
+    if (hessian) hessian_blocks_.add(stiffness_damping_, stiffness_weight);
+  }
   if (hessian) {
     if (mass_weight != 0.0)  // B^T M B is block-diagonal by body
       for (int c = 0; c < reduced_mass_.outerSize(); ++c) {

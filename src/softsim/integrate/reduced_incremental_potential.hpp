@@ -33,7 +33,7 @@ namespace softsim {
 
 // Why `model` cannot be evaluated this way (an elasticity that counts every element, a vertex
 // outside the bodies in a subspace, a fixed DOF with coordinates of its own, stiffness-
-// proportional damping, ...), or empty when it can.
+// proportional damping with a term evaluated in positions, ...), or empty when it can.
 std::string reduced_evaluation_obstacle(const Model& model);
 
 class ReducedIncrementalPotential : public SubspaceObjective {
@@ -71,6 +71,12 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   // the positions objective (IncrementalPotential::set_step, called first). Until that is set
   // again, Newton's convergence test bounds ||B p|| in O(r) (step_norm).
   void set_coordinate_step(const VecX& predictor, const VecX& damping_reference);
+  // Stiffness-proportional damping (Rayleigh beta): freezes beta K_r(y_start) = beta B^T K B, K
+  // the potential's PSD-projected Hessian at the step's start as rayleigh_damping_matrix takes
+  // it, in O(T r^2) over the cubature elements. Called at every step's start of a damped model.
+  void set_stiffness_damping_start(const VecX& y_start);
+  // out += beta K_r y_dot, the stiffness damping's force with the sign of a gradient.
+  void add_stiffness_damping_force(const VecX& y_dot, VecX& out) const { stiffness_damping_.multiply_add(y_dot, 1.0, out); }
   // P(y) = the cubature elasticities - y-dependent work of the constant forces - offset's work,
   // and its gradient (overwritten) when asked: the potential this model's dynamics conserve.
   double potential(const VecX& y, VecX* gradient);
@@ -121,6 +127,10 @@ class ReducedIncrementalPotential : public SubspaceObjective {
   const Model& model_;
   SubspaceBlocks blocks_;
   BlockHessian hessian_blocks_;
+  // beta K_r at the step's start (set_stiffness_damping_start), and q - q_ref and its product.
+  BlockHessian stiffness_damping_;
+  bool stiffness_damping_set_ = false;
+  VecX damping_difference_, damping_product_;
   struct Compact;  // the cubature elements' model, its data and layout
   std::unique_ptr<Compact> compact_;  // null without cubature elasticities
   // The compact model's DOFs of one body, contiguous, and the rows of B there within the body's

@@ -84,6 +84,27 @@ MatX& BlockHessian::block(int a, int b) {
   return pairs_[it->second].second;
 }
 
+void BlockHessian::add(const BlockHessian& other, double weight) {
+  for (int k = 0; k < blocks_.num_blocks(); ++k)
+    if (other.diagonal_used_[k]) block(k, k) += weight * other.diagonal_[k];
+  for (int p = 0; p < other.pairs_used_; ++p) {
+    const auto& [key, m] = other.pairs_[p];
+    block(static_cast<int>(key >> 32), static_cast<int>(key & 0xffffffffu)) += weight * m;
+  }
+}
+
+void BlockHessian::multiply_add(const VecX& y, double weight, VecX& out) const {
+  for (int k = 0; k < blocks_.num_blocks(); ++k)
+    if (diagonal_used_[k])
+      out.segment(blocks_.start[k], blocks_.width(k)).noalias() +=
+          weight * (diagonal_[k] * y.segment(blocks_.start[k], blocks_.width(k)));
+  for (int p = 0; p < pairs_used_; ++p) {
+    const auto& [key, m] = pairs_[p];
+    const int a = static_cast<int>(key >> 32), b = static_cast<int>(key & 0xffffffffu);
+    out.segment(blocks_.start[a], blocks_.width(a)).noalias() += weight * (m * y.segment(blocks_.start[b], blocks_.width(b)));
+  }
+}
+
 // Entries are taken in runs that share one block pair and one DOF: a column j's entries in one
 // block of rows (rows are sorted, and a block's DOFs are contiguous), or consecutive triplets
 // with one row and columns in one block (contact stencils write them so). A run's partial product

@@ -57,6 +57,10 @@ class BlockHessian {
   void add_entries(const std::vector<Triplet>& entries);
   // The dense block pair (a, b), created on first use (zero).
   MatX& block(int a, int b);
+  // weight x every block pair `other` (over the same blocks) uses, added to the same pairs here.
+  void add(const BlockHessian& other, double weight);
+  // out += weight (B^T H B) y over the block pairs in use (y and out: coordinates).
+  void multiply_add(const VecX& y, double weight, VecX& out) const;
   // `pattern` (reduced) with the blocks written in: entries outside every used block are zero;
   // pairs of different blocks, and blocks the pattern holds only in part, widen it (kept: see
   // above). `out` keeps its storage when it has the kept pattern already.
