@@ -13,6 +13,7 @@
 #include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/integrate/rayleigh_damping.hpp"
+#include "softsim/fem/penalty_motion.hpp"
 #include "softsim/integrate/reduced_incremental_potential.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
@@ -336,6 +337,27 @@ INSTANTIATE_TEST_SUITE_P(Scenes, ReducedIncrementalPotentialInContact, testing::
                                               : info.param == 1 ? "CantileverOnObstacle3D"
                                                                 : "StackedAffineSquares");
                          });
+
+// A motion prescribed by penalty (evaluated in positions, pulled back) on the upper of the stacked
+// affine squares, which it drags sideways as a kinematic collider: the same evaluations and
+// Newton solution as the positions path. Holding met targets would need DOFs eliminated, which
+// coordinates cannot do: refused (the scene rules refuse it for bodies in a subspace anyway).
+TEST(ReducedIncrementalPotentialInContact, PenaltyMotionEqualsThePositionsPath) {
+  nlohmann::json scene = stacked_affine_squares();
+  scene["bodies"][1]["fixed"] = nlohmann::json::array(
+      {{{"box", {{-5.0, -5.0}, {5.0, 5.0}}}, {"method", "penalty"}, {"velocity", {0.5, -0.2}}, {"kappa", 1e4}}});
+  Fixture f(scene);
+  EXPECT_EQ(reduced_evaluation_obstacle(f.model), "");
+  const int r = f.model.subspace.num_coordinates();
+  const VecX q0 = f.model.subspace.coordinates(f.model.rest_positions);
+  for (int seed : {1, 2}) expect_equal_evaluations(f, q0 + random_perturbation(r, 1e-3, seed), "seed " + std::to_string(seed));
+  expect_the_same_newton_solution(f, q0, 1e-10, 1e-3, 1e-9);
+  // The term itself, as a model would hold it with hold_when_met.
+  PenaltyMotion holding(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2, Vec2(0.0, 0.6), true);
+  EXPECT_TRUE(holding.may_hold_dofs());
+  PenaltyMotion free_motion(2, {0}, {1.0}, Vec2(0.0, -0.5), 0.3, 10.0, 1e-2, Vec2(0.0, 0.6));
+  EXPECT_FALSE(free_motion.may_hold_dofs());
+}
 
 // The steppers take the reduced path by themselves where the model allows it, and only there.
 TEST(ReducedIncrementalPotential, ChosenForCubatureModelsOnly) {

@@ -39,6 +39,7 @@ class PenaltyMotion : public Energy {
   // solve (the companion code of Li & Jiang 2025, §11.1: satisfied DBCs are eliminated).
   bool end_iteration(const StepContext& ctx, const VecX& x) const override;
   void held_dofs(const ModelData& data, std::vector<int>& dofs) const override;
+  bool may_hold_dofs() const override { return hold_when_met_; }
   double stiffness(const ModelData& data) const;
   double max_target_error(const EvalContext& ctx, const VecX& x) const;
   const std::vector<int>& vertices() const { return vertices_; }

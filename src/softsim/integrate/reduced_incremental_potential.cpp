@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "softsim/fem/penalty_motion.hpp"
 #include "softsim/fem/simplex_elasticity.hpp"
 
 namespace softsim {
@@ -24,8 +23,9 @@ const SimplexElasticity<D>* as_elasticity(const Energy& term) {
 // is in positions). Other terms are evaluated in positions.
 template <int D>
 std::string term_obstacle(const Energy& term) {
-  if (dynamic_cast<const PenaltyMotion*>(&term))
-    return fmt::format("the term '{}' holds DOFs (a motion prescribed by a penalty)", term.name());
+  if (term.may_hold_dofs())
+    return fmt::format("the term '{}' holds DOFs (a motion prescribed by a penalty that holds met targets)",
+                       term.name());
   const SimplexElasticity<D>* elasticity = as_elasticity<D>(term);
   if (!elasticity) return "";
   if (elasticity->element_weights().empty()) return "an elasticity counts every element (no cubature)";

@@ -95,6 +95,9 @@ class Energy {
   // Dirichlet DOFs (a penalty-driven vertex that has met its target, as the companion code of
   // Li & Jiang 2025 does). Appended to `dofs`.
   virtual void held_dofs(const ModelData& data, std::vector<int>& dofs) const {}
+  // Whether held_dofs() may ever report a DOF (an evaluation that cannot eliminate DOFs, as over
+  // a subspace's coordinates, refuses such a term).
+  virtual bool may_hold_dofs() const { return false; }
   // The model vertices the term works on, when they are a fixed set (appended to `vertices`,
   // ascending, no repeats; returns true): evaluate(), rank_one_hessian() and
   // max_step_fraction() read x and p at those vertices only and write the gradient and Hessian
