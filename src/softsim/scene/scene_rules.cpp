@@ -34,18 +34,17 @@ void check_subspace_bodies(const Scene& scene) {
       refuse("does not take part in contact.type \"constraint\": use \"ipc\" or \"penalty\"");
     if (body.initial_equilibrium) refuse("starts from its mesh: initial_equilibrium is not supported");
     if (!body.slip.empty()) refuse("cannot slip vertex by vertex: \"slip\" is not supported");
-    // Holding a vertex that met its target eliminates it alone, out of the subspace; a reduced
-    // body's fixed vertices hold still, which elimination does exactly.
-    for (const FixedSpec& f : body.fixed) {
-      if (f.penalty && body.reduction)
-        refuse("holds its fixed vertices by elimination: " + f.selection.path + ".method \"penalty\" is not supported");
+    // Holding a vertex that met its target eliminates it alone, out of the subspace. A reduced
+    // body's eliminated vertices hold still (its basis is zero there); vertices driven by a
+    // penalty stay free in its basis and are pulled through it (a handle dragging the body).
+    for (const FixedSpec& f : body.fixed)
       if (f.hold_when_met)
         refuse("moves as a whole: " + f.selection.path + ".hold_when_met (which holds vertices one by one) is not supported");
-    }
     if (body.reduction) {
       for (const FixedSpec& f : body.fixed)
-        if (!f.path.empty() || f.velocity != Vec3::Zero() || f.rotates())
-          refuse("holds its fixed vertices where they start: " + f.selection.path + " cannot move them");
+        if (!f.penalty && (!f.path.empty() || f.velocity != Vec3::Zero() || f.rotates()))
+          refuse("holds its fixed vertices where they start: " + f.selection.path +
+                 " cannot move them (drive them with \"method\": \"penalty\")");
     }
   }
 }
