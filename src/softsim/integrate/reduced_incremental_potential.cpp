@@ -18,6 +18,12 @@ const SimplexElasticity<D>* as_elasticity(const Energy& term) {
   return dynamic_cast<const SimplexElasticity<D>*>(&term);
 }
 
+// Whether `term` is an elasticity, which the reduced evaluation counts by cubature; every other
+// term is evaluated in positions.
+bool is_elasticity(const Energy& term, int dim) {
+  return dim == 2 ? as_elasticity<2>(term) != nullptr : as_elasticity<3>(term) != nullptr;
+}
+
 // Why `term` stops the evaluation by bodies: an elasticity that counts every element, or one
 // whose rotations are frozen over the whole mesh, or a term that holds DOFs (their elimination
 // is in positions). Other terms are evaluated in positions.
@@ -43,8 +49,7 @@ std::string obstacle_with_blocks(const Model& model, const SubspaceBlocks& block
   // (set_stiffness_damping_start); a term in positions would need K of its own at x^n as well.
   if (model.rayleigh_beta != 0.0)
     for (const auto& term : model.energies())
-      if (!(model.dim() == 2 ? static_cast<const void*>(as_elasticity<2>(*term))
-                             : static_cast<const void*>(as_elasticity<3>(*term))))
+      if (!is_elasticity(*term, model.dim()))
         return fmt::format("stiffness-proportional damping (beta) with a term evaluated in positions ('{}')",
                            term->name());
   if (model.boundary.has_slip()) return "slip conditions";
@@ -135,12 +140,12 @@ ReducedIncrementalPotential::ReducedIncrementalPotential(IncrementalPotential& p
   auto compact = std::make_unique<Compact>(dim);
   std::unordered_map<int, int> local_of;
   for (const auto& term : model.energies()) {
-    if (dim == 2 && as_elasticity<2>(*term))
-      add_cubature_elements<2>(*as_elasticity<2>(*term), model, compact->model, local_of, compact->global_vertex);
-    else if (dim == 3 && as_elasticity<3>(*term))
-      add_cubature_elements<3>(*as_elasticity<3>(*term), model, compact->model, local_of, compact->global_vertex);
-    else
+    if (!is_elasticity(*term, dim))
       positions_terms_.push_back(term.get());
+    else if (dim == 2)
+      add_cubature_elements<2>(*as_elasticity<2>(*term), model, compact->model, local_of, compact->global_vertex);
+    else
+      add_cubature_elements<3>(*as_elasticity<3>(*term), model, compact->model, local_of, compact->global_vertex);
   }
   if (compact->model.num_vertices() > 0) {
     // The compact model's mass is never used (inertia is B^T M B of the whole model), but a

@@ -45,9 +45,7 @@ class ProjectedNewton : public NewtonVariant {
       evaluated_at_iterate_ = false;
       // Reduced here, not at accept: end_iteration may have changed the eliminated DOFs (a
       // penalty motion holds the vertices that met their targets).
-      g_ = g_world_;
-      objective_.reduce(g_, &H_);
-      return std::isfinite(E_) && g_.allFinite();
+      return reduce_assembled();
     }
     return assemble(x, options_.project_psd, result);
   }
@@ -150,9 +148,14 @@ class ProjectedNewton : public NewtonVariant {
   bool assemble(const VecX& x, bool project_psd, NewtonResult& result) {
     const auto t0 = std::chrono::steady_clock::now();
     E_ = objective_.evaluate(x, &g_world_, &H_, project_psd);
+    const bool finite = reduce_assembled();
+    result.assembly_ms += ms_since(t0);
+    return finite;
+  }
+  // The reduced gradient and Hessian from the assembled g_world_ and H_; false when not finite.
+  bool reduce_assembled() {
     g_ = g_world_;
     objective_.reduce(g_, &H_);
-    result.assembly_ms += ms_since(t0);
     return std::isfinite(E_) && g_.allFinite();
   }
 
