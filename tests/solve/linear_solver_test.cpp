@@ -1,7 +1,8 @@
 // Linear solvers on problems with known answers: the dense solver's envelope Cholesky (George &
 // Liu 1981, ch. 4) solves SPD systems of every envelope shape (banded, an arrow whose last rows
 // reach back to column 0, rows that start after the rows below them, scattered entries) to
-// round-off, reuses its storage across sizes, and refuses indefinite and non-finite matrices;
+// round-off (trailing rows far wider than the band, a moving obstacle's DOF, are factored row by
+// row after it), reuses its storage across sizes, and refuses indefinite and non-finite matrices;
 // the sparse direct solvers agree with it.
 #include <gtest/gtest.h>
 
@@ -69,6 +70,13 @@ TEST(DenseCholesky, SolvesEveryEnvelopeShapeToRoundOff) {
   for (int j = 0; j < 24; ++j)
     if (j < 22) arrow.emplace_back(24, j);
   cases.push_back({"arrow", 25, arrow});
+  // A spring grid's band with two trailing rows coupled to everything and to each other (factored
+  // row by row after the band, as border rows).
+  std::vector<std::pair<int, int>> bordered = banded(50, 13);
+  for (int i : {50, 51})
+    for (int j = 0; j < i; ++j)
+      if (j % 3 != 1) bordered.emplace_back(i, j);
+  cases.push_back({"band with border rows", 52, bordered});
   // A row starting far left followed by rows that start late (non-monotone envelope starts).
   cases.push_back({"ragged", 12, {{5, 0}, {6, 5}, {8, 7}, {9, 1}, {10, 9}, {11, 3}, {11, 10}, {3, 2}}});
   std::mt19937 rng(5);
@@ -119,6 +127,18 @@ TEST(DenseCholesky, RefusesIndefiniteAndNonFiniteMatrices) {
   EXPECT_FALSE(dense->solve(VecX::Ones(10), x));
   A = spd_with_pattern(10, banded(10, 3), 3);
   A.coeffRef(4, 3) = A.coeffRef(3, 4) = std::nan("");
+  EXPECT_FALSE(dense->compute(A));
+  // A non-positive pivot, and a NaN, in a border row (one coupled to every row above it).
+  std::vector<std::pair<int, int>> arrow = banded(30, 2);
+  for (int j = 0; j < 29; ++j) arrow.emplace_back(29, j);
+  A = spd_with_pattern(30, arrow, 4);
+  ASSERT_TRUE(dense->compute(A));
+  const double diagonal = A.coeff(29, 29);
+  A.coeffRef(29, 29) = 0.5;  // below what its coupling needs: indefinite
+  EXPECT_FALSE(dense->compute(A));
+  EXPECT_FALSE(MatX(A).llt().info() == Eigen::Success);
+  A.coeffRef(29, 29) = diagonal;
+  A.coeffRef(29, 11) = A.coeffRef(11, 29) = std::nan("");
   EXPECT_FALSE(dense->compute(A));
   // And it recovers on the next good matrix, of another size.
   EXPECT_LT(relative_error_of(*dense, spd_with_pattern(17, banded(17, 4), 9), 2), 1e-13);
