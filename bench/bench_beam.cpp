@@ -19,6 +19,7 @@
 
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 using namespace softsim;
 
@@ -92,6 +93,7 @@ Row run(int nx, int ny, int nz, const std::string& config, int steps, bool conta
 }  // namespace
 
 int main(int argc, char** argv) {
+  set_phase_timing(true);  // this benchmark reports the Newton phases' times
   int steps_small = 100, steps_large = 10;
   std::string only;
   bool contact = false;

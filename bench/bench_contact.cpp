@@ -22,6 +22,7 @@
 #include "softsim/contact/barrier/ipc_contact.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 namespace {
 
@@ -158,6 +159,7 @@ BENCHMARK(BM_ContactProximityBroadPhase)->Unit(benchmark::kMillisecond);
 }  // namespace
 
 int main(int argc, char** argv) {
+  set_phase_timing(true);  // this benchmark reports the Newton phases' times
   benchmark::Initialize(&argc, argv);
   Setup& s = setup();
   const Candidates c = proximity_candidates(s.ipc->collision_mesh(), s.state.x, kDhat);

@@ -19,6 +19,7 @@
 #include "softsim/scene/scene.hpp"
 #include "softsim/solve/linear_solver.hpp"
 #include "softsim/solve/projected_newton.hpp"
+#include "softsim/solve/solver_timing.hpp"
 
 namespace softsim {
 namespace {
@@ -233,6 +234,28 @@ TEST(ProjectedNewton, FailingFirstTrialsStopBeingAssembled) {
   EXPECT_LT(std::abs(x[0]), 1e-9);
   // One assembly per iteration but the last, whose trial is E alone, plus the wasted one.
   EXPECT_EQ(objective.assemblies, result.iterations + 1);
+}
+
+// The per-phase wall times are measured only when asked for (set_phase_timing): zero otherwise,
+// and where they are, the solve's part includes its factorization.
+TEST(ProjectedNewton, TimesItsPhasesOnlyWhenAsked) {
+  const auto quartic = [](double x) { return Vec3(x * x * x * x / 4 + x * x / 2 - x, x * x * x + x - 1, 3 * x * x + 1); };
+  for (const bool timed : {false, true}) {
+    set_phase_timing(timed);
+    CountingObjective objective(3, quartic);
+    VecX x = VecX::Constant(3, 2.0);
+    const NewtonResult result = count_solve(objective, x, true, 1e-10);
+    set_phase_timing(false);
+    ASSERT_TRUE(result.converged);
+    if (!timed) {
+      EXPECT_EQ(result.assembly_ms + result.solve_ms + result.line_search_ms + result.factorization_ms, 0.0);
+    } else {
+      EXPECT_GT(result.assembly_ms, 0.0);  // the first evaluation; the searches assemble the rest
+      EXPECT_GT(result.factorization_ms, 0.0);
+      EXPECT_GE(result.solve_ms, result.factorization_ms);
+      EXPECT_GT(result.line_search_ms, 0.0);
+    }
+  }
 }
 
 }  // namespace

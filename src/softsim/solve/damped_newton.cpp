@@ -1,6 +1,5 @@
 #include "softsim/solve/damped_newton.hpp"
 
-#include <chrono>
 #include <cmath>
 
 #include "softsim/solve/residual_newton.hpp"
@@ -35,9 +34,9 @@ class DampedNewton : public ResidualNewtonVariant {
     if (attempt > (use_projected_ ? 0 : 1)) return Direction::none_left;
     const bool projected = use_projected_ || attempt == 1;
     if (projected && !problem_.has_projected_jacobian()) return Direction::none_left;
-    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     const bool assembled = projected ? problem_.projected_jacobian(v, J_) : problem_.jacobian(v, J_);
-    result.assembly_ms += ms_since(t0);
+    timer.add_to(result.assembly_ms);
     if (!assembled) return Direction::failed;
     assembled_any_ = true;
     problem_.jacobian_rank_one(v, rank_one_);  // dense parts of J, by Sherman-Morrison-Woodbury

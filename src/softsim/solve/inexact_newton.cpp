@@ -1,7 +1,6 @@
 #include "softsim/solve/inexact_newton.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -77,7 +76,7 @@ class InexactNewton : public ResidualNewtonVariant {
     const double phi = 0.5 * (1.0 + std::sqrt(5.0));
     const double sigma = r_prev_norm_ > 0.0 ? std::min(std::pow(r_norm_ / r_prev_norm_, phi), inexact_.sigma_max)
                                             : inexact_.sigma_max;
-    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     // J p by the problem's operator (forward mode, built once for all Krylov iterations here),
     // else a forward directional finite difference of the residual.
     const auto jacobian = problem_.jacobian_operator(v);
@@ -102,7 +101,7 @@ class InexactNewton : public ResidualNewtonVariant {
     p.setZero(n);
     relative_residual_ = 0.0;
     result.linear_iterations += bicgstab(jvp, -r_, p, sigma, inexact_.max_linear_iterations, &relative_residual_);
-    result.solve_ms += ms_since(t0);
+    timer.add_to(result.solve_ms);
     if (!p.allFinite()) return Direction::failed;
     problem_.expand(p);
     return Direction::found;

@@ -46,8 +46,9 @@ struct NewtonResult {
   double gradient_norm = 0.0;
   double energy = 0.0;
   std::string failure;  // why it did not converge
-  // Wall time (ms) split, for benchmarks. factorization_ms is the part of solve_ms spent in the
-  // linear solver's compute() (numeric factorization, or preconditioner set-up).
+  // Wall time (ms) split, for benchmarks, after set_phase_timing(true) (solver_timing.hpp; zero
+  // otherwise). factorization_ms is the part of solve_ms spent in the linear solver's compute()
+  // (numeric factorization, or preconditioner set-up).
   double assembly_ms = 0.0, solve_ms = 0.0, line_search_ms = 0.0, factorization_ms = 0.0;
 };
 

@@ -1,7 +1,6 @@
 #include "softsim/solve/projected_newton.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -83,7 +82,7 @@ class ProjectedNewton : public NewtonVariant {
   // per iteration where full (or filtered) steps are taken, as on the small scenes of Li & Jiang
   // 2025 (docs/book-cases.md); where first trials keep failing it assembles nothing in vain.
   bool line_search(const VecX& x, const VecX& p, int, bool last, VecX& x_trial, NewtonResult& result) override {
-    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     const bool straight = objective_.straight_trials();
     const double bound = straight ? std::min(1.0, objective_.max_step_fraction(x, p)) : 1.0;
     double alpha = bound;
@@ -118,7 +117,7 @@ class ProjectedNewton : public NewtonVariant {
     }
     assemble_first_trial_ = accepted && first_trial;
     if (debug_) std::fprintf(stderr, "  line search: filters allow %.3g, step taken %.3g\n", bound, accepted ? alpha : 0.0);
-    result.line_search_ms += ms_since(t0);
+    timer.add_to(result.line_search_ms);
     return accepted;
   }
 
@@ -146,10 +145,10 @@ class ProjectedNewton : public NewtonVariant {
   const bool debug_ = newton_debug_enabled();
   // E, the reduced gradient and Hessian at x.
   bool assemble(const VecX& x, bool project_psd, NewtonResult& result) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     E_ = objective_.evaluate(x, &g_world_, &H_, project_psd);
     const bool finite = reduce_assembled();
-    result.assembly_ms += ms_since(t0);
+    timer.add_to(result.assembly_ms);
     return finite;
   }
   // The reduced gradient and Hessian from the assembled g_world_ and H_; false when not finite.

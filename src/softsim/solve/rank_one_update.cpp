@@ -1,7 +1,5 @@
 #include "softsim/solve/rank_one_update.hpp"
 
-#include <chrono>
-
 #include "softsim/solve/solver_timing.hpp"
 
 #include <Eigen/LU>
@@ -44,12 +42,12 @@ bool solve_with_rank_one_updates(LinearSolver& solver, const std::vector<RankOne
 
 bool factor_and_solve(LinearSolver& solver, const SparseMat& A, const std::vector<RankOneHessian>& updates,
                       const VecX& b, VecX& p, NewtonResult& result) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const PhaseTimer timer;
   LinearSolveStats stats;
   bool ok = solver.compute(A);
-  result.factorization_ms += ms_since(t0);
+  timer.add_to(result.factorization_ms);
   ok = ok && solve_with_rank_one_updates(solver, updates, b, p, &stats);
-  result.solve_ms += ms_since(t0);
+  timer.add_to(result.solve_ms);
   result.linear_iterations += stats.iterations;
   return ok;
 }

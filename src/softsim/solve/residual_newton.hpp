@@ -15,7 +15,6 @@
 // heavy box's ground contacts in the ball-in-box scene). Asking for 10% per unit alpha makes the
 // line search halve the step into the transition zone instead; unit steps near a root, which
 // reduce ||r|| quadratically, are unaffected.
-#include <chrono>
 
 #include "softsim/solve/newton_driver.hpp"
 #include "softsim/solve/residual_problem.hpp"
@@ -32,9 +31,9 @@ class ResidualNewtonVariant : public NewtonVariant {
 
   bool evaluate(const VecX& v, NewtonResult& result) override {
     if (!fresh_) {
-      const auto t0 = std::chrono::steady_clock::now();
+      const PhaseTimer timer;
       const bool ok = problem_.residual(v, r_) && r_.allFinite();
-      result.assembly_ms += ms_since(t0);
+      timer.add_to(result.assembly_ms);
       if (!ok) return false;
     }
     r_norm_ = r_.norm();
@@ -57,7 +56,7 @@ class ResidualNewtonVariant : public NewtonVariant {
  protected:
   // The merit line search above; on success v_trial and r_trial_ hold the accepted point.
   bool merit_search(const VecX& v, const VecX& p, double decrease, VecX& v_trial, NewtonResult& result) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     bool accepted = false;
     double alpha = std::min(1.0, problem_.max_step_fraction(v, p));
     for (int b = 0; b < options_.max_backtracks && alpha > 0.0; ++b) {
@@ -69,7 +68,7 @@ class ResidualNewtonVariant : public NewtonVariant {
       }
       alpha *= 0.5;
     }
-    result.line_search_ms += ms_since(t0);
+    timer.add_to(result.line_search_ms);
     return accepted;
   }
 
