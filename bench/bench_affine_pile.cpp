@@ -7,7 +7,7 @@
 // if a frame intersected or a step failed. The scene is tests/support/affine_pile.hpp.
 //   bench_affine_pile [--bodies 50,200,800] [--steps 150] [--threads N] [--rigid-tolerance 1e-6]
 //                     [--stiffness kappa] [--mu 0.3] [--newton-tolerance v] [--smoothing c1|rational]
-//                     [--eps-v v] [--project-psd 0|1]
+//                     [--eps-v v] [--project-psd 0|1] [--moving K]
 // --rigid-tolerance: the boxes' affine.tolerance (1 in effect turns the stiffening off);
 // --stiffness: the boxes' starting affine.stiffness (Pa; default the scene format's, 1e8);
 // --mu: the friction coefficient (0: frictionless).
@@ -15,6 +15,9 @@
 // 1e-2 without), so that piles with and without friction can be compared at one tolerance;
 // --smoothing, --eps-v: contact.friction.smoothing and eps_v (default c1, 1e-3 m/s).
 // --project-psd 0: solver.project_psd false (the Hessian unprojected while it factorizes).
+// --moving K: every 50 steps, how many boxes move faster than 0.05 m/s; at the end, the K fastest
+// boxes (centre, speed, distance to the nearest wall), to see which boxes keep a pile from rest.
+#include <algorithm>
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -50,7 +53,33 @@ struct PileOptions {
   double rigid_tolerance = 1e-6, stiffness = 0.0, mu = -1.0, newton_tolerance = 0.0, eps_v = 0.0;
   std::string smoothing;
   int project_psd = -1;  // -1: the scene format's default
+  int moving = 0;
 };
+
+constexpr int kBoxVertices = 8;  // one cell each, the boxes' vertices in order
+
+// Box b's largest vertex speed.
+double box_speed(const VecX& v, int b) {
+  double fastest = 0.0;
+  for (int k = 0; k < kBoxVertices; ++k) fastest = std::max(fastest, v.segment<3>(3 * (kBoxVertices * b + k)).norm());
+  return fastest;
+}
+
+// The K fastest boxes at the end: where they are and how fast they move.
+void print_moving(const test::AffinePile& pile, const State& state, int n, int k) {
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int b = 0; b < n; ++b) order[static_cast<std::size_t>(b)] = b;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return box_speed(state.v, a) > box_speed(state.v, b); });
+  const double half = pile.container_vertices.col(0).maxCoeff();
+  std::printf("  fastest boxes at t = %.2f s (box, centre x y z, speed m/s, distance to the nearest wall m):\n", state.t);
+  for (int i = 0; i < std::min(k, n); ++i) {
+    const int b = order[static_cast<std::size_t>(i)];
+    Vec3 centre = Vec3::Zero();
+    for (int v = 0; v < kBoxVertices; ++v) centre += state.x.segment<3>(3 * (kBoxVertices * b + v)) / kBoxVertices;
+    const double wall = half - std::max(std::abs(centre.x()), std::abs(centre.z()));
+    std::printf("    %4d  %7.3f %7.3f %7.3f  %.3g  %.3f\n", b, centre.x(), centre.y(), centre.z(), box_speed(state.v, b), wall);
+  }
+}
 
 PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& dir) {
   test::AffinePile pile = test::affine_pile(n, o.steps, o.rigid_tolerance, dir);
@@ -70,6 +99,7 @@ PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& di
   PileResult r;
   r.bodies = n;
   r.coordinates = model.subspace.num_coordinates();
+  std::vector<double> speeds(static_cast<std::size_t>(n), 0.0);
   for (int s = 0; s < o.steps; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepResult step = stepper->step(state, scene.dt);
@@ -81,8 +111,25 @@ PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& di
     r.intersections = std::max(r.intersections, test::pile_intersections(model, boxes, pile, state.x));
     r.check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (!step.converged) break;
+    if (o.moving > 0) {  // a box that was nearly at rest and is kicked
+      for (int b = 0; b < n; ++b) {
+        const double before = speeds[static_cast<std::size_t>(b)], now = box_speed(state.v, b);
+        if (before < 0.05 && now > 0.2)
+          std::printf("  step %d (t = %.2f s): box %d from %.3g to %.3g m/s (%d Newton iterations, step %.3g)\n", s + 1,
+                      state.t, b, before, now, step.newton_iterations, step.residual);
+        speeds[static_cast<std::size_t>(b)] = now;
+      }
+    }
+    if (o.moving > 0 && (s + 1) % 50 == 0) {
+      int fast = 0;
+      for (int b = 0; b < n; ++b) fast += box_speed(state.v, b) > 0.05 ? 1 : 0;
+      std::printf("  step %d (t = %.2f s): %d boxes faster than 0.05 m/s, fastest %.3g m/s\n", s + 1, state.t, fast,
+                  test::max_speed(model, state.v));
+      std::fflush(stdout);
+    }
   }
   r.final_speed = test::max_speed(model, state.v);
+  if (o.moving > 0) print_moving(pile, state, n, o.moving);
   return r;
 }
 
@@ -113,6 +160,8 @@ int main(int argc, char** argv) {
       options.project_psd = std::atoi(argv[++i]) != 0 ? 1 : 0;
     } else if (!std::strcmp(argv[i], "--smoothing") && i + 1 < argc) {
       options.smoothing = argv[++i];
+    } else if (!std::strcmp(argv[i], "--moving") && i + 1 < argc) {
+      options.moving = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
