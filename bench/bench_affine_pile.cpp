@@ -17,9 +17,9 @@
 // --project-psd 0: solver.project_psd false (the Hessian unprojected while it factorizes).
 // --moving K: every 50 steps, how many boxes move faster than 0.05 m/s; at the end, the K fastest
 // boxes (centre, speed, distance to the nearest wall), to see which boxes keep a pile from rest.
-#include <algorithm>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -65,11 +65,19 @@ double box_speed(const VecX& v, int b) {
   return fastest;
 }
 
-// The K fastest boxes at the end: where they are and how fast they move.
-void print_moving(const test::AffinePile& pile, const State& state, int n, int k) {
+// Every box's speed (box_speed).
+void box_speeds(const VecX& v, std::vector<double>& speeds) {
+  for (std::size_t b = 0; b < speeds.size(); ++b) speeds[b] = box_speed(v, static_cast<int>(b));
+}
+
+// The K fastest boxes at the end (`speeds`: box_speeds of state.v): where they are and how fast
+// they move.
+void print_moving(const test::AffinePile& pile, const State& state, const std::vector<double>& speeds, int k) {
+  const int n = static_cast<int>(speeds.size());
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int b = 0; b < n; ++b) order[static_cast<std::size_t>(b)] = b;
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return box_speed(state.v, a) > box_speed(state.v, b); });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return speeds[static_cast<std::size_t>(a)] > speeds[static_cast<std::size_t>(b)]; });
   const double half = pile.container_vertices.col(0).maxCoeff();
   std::printf("  fastest boxes at t = %.2f s (box, centre x y z, speed m/s, distance to the nearest wall m):\n", state.t);
   for (int i = 0; i < std::min(k, n); ++i) {
@@ -77,7 +85,8 @@ void print_moving(const test::AffinePile& pile, const State& state, int n, int k
     Vec3 centre = Vec3::Zero();
     for (int v = 0; v < kBoxVertices; ++v) centre += state.x.segment<3>(3 * (kBoxVertices * b + v)) / kBoxVertices;
     const double wall = half - std::max(std::abs(centre.x()), std::abs(centre.z()));
-    std::printf("    %4d  %7.3f %7.3f %7.3f  %.3g  %.3f\n", b, centre.x(), centre.y(), centre.z(), box_speed(state.v, b), wall);
+    std::printf("    %4d  %7.3f %7.3f %7.3f  %.3g  %.3f\n", b, centre.x(), centre.y(), centre.z(),
+                speeds[static_cast<std::size_t>(b)], wall);
   }
 }
 
@@ -99,7 +108,7 @@ PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& di
   PileResult r;
   r.bodies = n;
   r.coordinates = model.subspace.num_coordinates();
-  std::vector<double> speeds(static_cast<std::size_t>(n), 0.0);
+  std::vector<double> speeds(static_cast<std::size_t>(n), 0.0), previous_speeds = speeds;
   for (int s = 0; s < o.steps; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepResult step = stepper->step(state, scene.dt);
@@ -111,25 +120,27 @@ PileResult run_pile(int n, const PileOptions& o, const std::filesystem::path& di
     r.intersections = std::max(r.intersections, test::pile_intersections(model, boxes, pile, state.x));
     r.check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (!step.converged) break;
-    if (o.moving > 0) {  // a box that was nearly at rest and is kicked
-      for (int b = 0; b < n; ++b) {
-        const double before = speeds[static_cast<std::size_t>(b)], now = box_speed(state.v, b);
-        if (before < 0.05 && now > 0.2)
-          std::printf("  step %d (t = %.2f s): box %d from %.3g to %.3g m/s (%d Newton iterations, step %.3g)\n", s + 1,
-                      state.t, b, before, now, step.newton_iterations, step.residual);
-        speeds[static_cast<std::size_t>(b)] = now;
-      }
+    if (o.moving == 0) continue;
+    previous_speeds.swap(speeds);
+    box_speeds(state.v, speeds);
+    for (int b = 0; b < n; ++b) {  // a box that was nearly at rest and is kicked
+      const double before = previous_speeds[static_cast<std::size_t>(b)], now = speeds[static_cast<std::size_t>(b)];
+      if (before < 0.05 && now > 0.2)
+        std::printf("  step %d (t = %.2f s): box %d from %.3g to %.3g m/s (%d Newton iterations, step %.3g)\n", s + 1,
+                    state.t, b, before, now, step.newton_iterations, step.residual);
     }
-    if (o.moving > 0 && (s + 1) % 50 == 0) {
-      int fast = 0;
-      for (int b = 0; b < n; ++b) fast += box_speed(state.v, b) > 0.05 ? 1 : 0;
-      std::printf("  step %d (t = %.2f s): %d boxes faster than 0.05 m/s, fastest %.3g m/s\n", s + 1, state.t, fast,
-                  test::max_speed(model, state.v));
+    if ((s + 1) % 50 == 0) {
+      const auto fast = std::count_if(speeds.begin(), speeds.end(), [](double v) { return v > 0.05; });
+      std::printf("  step %d (t = %.2f s): %d boxes faster than 0.05 m/s, fastest %.3g m/s\n", s + 1, state.t,
+                  static_cast<int>(fast), test::max_speed(model, state.v));
       std::fflush(stdout);
     }
   }
   r.final_speed = test::max_speed(model, state.v);
-  if (o.moving > 0) print_moving(pile, state, n, o.moving);
+  if (o.moving > 0) {
+    box_speeds(state.v, speeds);  // a failed last step left the loop before its speeds
+    print_moving(pile, state, speeds, o.moving);
+  }
   return r;
 }
 
