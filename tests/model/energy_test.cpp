@@ -4,7 +4,8 @@
 //  - the gradient equals central finite differences of the value;
 //  - the unprojected Hessian (the fixed-pattern part, the dynamic triplets and the dense rank-one
 //    parts) equals central finite differences of the gradient, and is symmetric;
-//  - the projected Hessian is positive semi-definite;
+//  - the projected Hessian is positive semi-definite, as every term claims
+//    (Energy::hessian_psd_when_projected);
 //  - the value and derivatives scale with the weight and accumulate into the outputs;
 //  - the term's Hessian operator, where it has one, applies the unprojected Hessian.
 #include <gtest/gtest.h>
@@ -93,6 +94,9 @@ TEST_P(EnergyContract, EveryTermsDerivativesMatchFiniteDifferences) {
     EXPECT_LT(eh, 1e-5);
     EXPECT_LT((H - H.transpose()).norm(), 1e-10 * scale_h);
 
+    // Every term claims a PSD projected Hessian (Newton bounds its step by it: objective.hpp,
+    // hessian_lower_bound), and this is where the claim is checked.
+    EXPECT_TRUE(e.hessian_psd_when_projected());
     const MatX P = dense_hessian(model, e, ctx, x, true);
     const Eigen::VectorXd lambda = Eigen::SelfAdjointEigenSolver<MatX>(0.5 * (P + P.transpose())).eigenvalues();
     EXPECT_GE(lambda.minCoeff(), -1e-8 * std::max(lambda.cwiseAbs().maxCoeff(), 1e-12)) << "projected Hessian";
@@ -128,7 +132,7 @@ TEST(EnergyContractCoverage, EveryKindOfTermIsActiveInSomeScene) {
   }
   for (const std::string kind : {"elasticity", "mass_spring", "shell_membrane", "hinge_bending", "ipc_contact",
                                  "obstacle_barrier", "penalty_contact", "lagged_friction", "volume_penalty",
-                                 "penalty_motion"})
+                                 "penalty_motion", "isometric_bending", "timed_load", "orthogonality"})
     EXPECT_TRUE(active.count(kind)) << kind << " is active in none of the small scenes";
 }
 

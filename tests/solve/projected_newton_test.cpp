@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "softsim/integrate/incremental_potential.hpp"
 #include "softsim/scene/scene.hpp"
@@ -179,19 +180,40 @@ class CountingObjective : public Objective {
     return E;
   }
   const SparseMat& hessian_pattern() const override { return pattern_; }
+  double hessian_lower_bound() const override { return lower_bound; }
   int assemblies = 0, energies = 0;
+  double lower_bound = 0.0;  // claimed: H >= lower_bound I
 
  private:
   std::function<Vec3(double)> f_;
   SparseMat pattern_;
 };
 
-NewtonResult count_solve(CountingObjective& objective, VecX& x, bool take_last_step, double tolerance) {
+// A linear solver that counts its factorizations.
+class CountingSolver : public LinearSolver {
+ public:
+  explicit CountingSolver(int n) : inner_(make_linear_solver("auto", n)) {}
+  std::string name() const override { return "counting " + inner_->name(); }
+  bool compute(const SparseMat& A) override {
+    ++factorizations;
+    return inner_->compute(A);
+  }
+  bool solve(const VecX& b, VecX& x, LinearSolveStats* stats) override { return inner_->solve(b, x, stats); }
+  int factorizations = 0;
+
+ private:
+  std::unique_ptr<LinearSolver> inner_;
+};
+
+NewtonResult count_solve(CountingObjective& objective, VecX& x, bool take_last_step, double tolerance,
+                         int* factorizations = nullptr) {
   NewtonOptions options;
   options.tolerance = tolerance;
   options.take_last_step = take_last_step;
-  auto solver = make_linear_solver("auto", static_cast<int>(x.size()));
-  return projected_newton(objective, x, *solver, options);
+  CountingSolver solver(static_cast<int>(x.size()));
+  const NewtonResult result = projected_newton(objective, x, solver, options);
+  if (factorizations) *factorizations = solver.factorizations;
+  return result;
 }
 
 // f = x^4/4 + x^2/2 - x: convex, full Newton steps from x = 2 are all accepted. The search
@@ -216,6 +238,75 @@ TEST(ProjectedNewton, AcceptedFirstTrialsAreAssembledOnce) {
       EXPECT_EQ(objective.energies, 0);
     }
   }
+}
+
+// Where the last step is not taken, a Hessian bounded below (H >= lambda I) bounds the step by
+// ||g|| / lambda, and a bound below the tolerance stops the solve as the step would have, without
+// its factorization. f = x^4/4 + x^2/2 - x has f'' = 3 x^2 + 1 >= 1, and at 1e-10 the last step
+// (converging quadratically) is far below the tolerance. The same iterates, the same iteration
+// count, one factorization less; a bound too weak to decide changes nothing.
+TEST(ProjectedNewton, AStepBoundedBelowTheToleranceStopsWithoutASolve) {
+  const auto quartic = [](double x) { return Vec3(x * x * x * x / 4 + x * x / 2 - x, x * x * x + x - 1, 3 * x * x + 1); };
+  {
+    const double tolerance = 1e-10;
+    CountingObjective unbounded(3, quartic), bounded(3, quartic), weak(3, quartic);
+    bounded.lower_bound = 1.0;
+    weak.lower_bound = 1e-20;
+    VecX x_unbounded = VecX::Constant(3, 2.0), x_bounded = x_unbounded, x_weak = x_unbounded;
+    int f_unbounded = 0, f_bounded = 0, f_weak = 0;
+    const NewtonResult a = count_solve(unbounded, x_unbounded, false, tolerance, &f_unbounded);
+    const NewtonResult b = count_solve(bounded, x_bounded, false, tolerance, &f_bounded);
+    const NewtonResult c = count_solve(weak, x_weak, false, tolerance, &f_weak);
+    ASSERT_TRUE(a.converged && b.converged && c.converged);
+    EXPECT_EQ(x_bounded, x_unbounded);
+    EXPECT_EQ(x_weak, x_unbounded);
+    EXPECT_EQ(b.iterations, a.iterations);
+    EXPECT_EQ(c.iterations, a.iterations);
+    EXPECT_EQ(f_unbounded, a.iterations);
+    EXPECT_EQ(f_bounded, a.iterations - 1);
+    EXPECT_EQ(f_weak, a.iterations);
+    // The bound is an upper bound of the step it replaced.
+    EXPECT_GE(b.scaled_step, a.scaled_step);
+    EXPECT_LT(b.scaled_step, tolerance);
+  }
+  // Taking the last step needs the step: the bound is not used.
+  CountingObjective bounded(3, quartic);
+  bounded.lower_bound = 1.0;
+  VecX x = VecX::Constant(3, 2.0);
+  int factorizations = 0;
+  const NewtonResult r = count_solve(bounded, x, true, 1e-10, &factorizations);
+  EXPECT_EQ(factorizations, r.iterations);
+}
+
+// Where the gradient's bound is too loose to decide, the last factorization refines it: f = 5 x^2
+// + x^4/4 - x has f'' = 10 + 3 x^2 >= 10, but only lambda = 1 is claimed, so ||g|| / lambda is
+// about 10 |p|. The tolerance is put between the last Newton step and 10 times it, and above the
+// step before: only the refined bound (the step from the previous iterate's factorization plus
+// its residual over lambda) can stop the solve without a factorization, and it does.
+TEST(ProjectedNewton, TheLastFactorizationRefinesALooseBound) {
+  const auto f = [](double x) { return Vec3(5 * x * x + x * x * x * x / 4 - x, 10 * x + x * x * x - 1, 10 + 3 * x * x); };
+  // Newton's iterates from x = 2 (full steps: the line search accepts them all on this convex f).
+  std::vector<double> xs{2.0};
+  while (std::abs(f(xs.back())[1] / f(xs.back())[2]) > 1e-9) xs.push_back(xs.back() - f(xs.back())[1] / f(xs.back())[2]);
+  const std::size_t last = xs.size() - 1;
+  const double step = std::abs(f(xs[last])[1] / f(xs[last])[2]);
+  const double tolerance = 3.0 * step;
+  ASSERT_GT(std::abs(f(xs[last - 1])[1] / f(xs[last - 1])[2]), tolerance);  // the step before does not stop it
+  ASSERT_GT(std::abs(f(xs[last])[1]) / 1.0, tolerance);                        // the gradient's bound cannot
+  CountingObjective plain(1, f), bounded(1, f);
+  bounded.lower_bound = 1.0;
+  VecX x_plain = VecX::Constant(1, 2.0), x_bounded = x_plain;
+  int f_plain = 0, f_bounded = 0;
+  const NewtonResult a = count_solve(plain, x_plain, false, tolerance, &f_plain);
+  const NewtonResult b = count_solve(bounded, x_bounded, false, tolerance, &f_bounded);
+  ASSERT_TRUE(a.converged && b.converged);
+  EXPECT_EQ(a.iterations, static_cast<int>(last) + 1);
+  EXPECT_EQ(x_bounded, x_plain);
+  EXPECT_EQ(b.iterations, a.iterations);
+  EXPECT_EQ(f_plain, a.iterations);
+  EXPECT_EQ(f_bounded, a.iterations - 1);
+  EXPECT_LT(b.scaled_step, tolerance);
+  EXPECT_GE(b.scaled_step, step);
 }
 
 // f = sqrt(1 + x^2) from x = 10: the Newton step -x (1 + x^2) overshoots, and the first trials of

@@ -1,7 +1,8 @@
 #pragma once
 // Small scenes that together hold every kind of energy term and force softsim builds (elasticity
 // of several materials, springs, shells with bending, IPC contact with lagged and implicit
-// friction, analytic obstacles, penalty contact, volume penalties, penalty-driven motion), each a
+// friction, analytic obstacles, penalty contact, volume penalties, penalty-driven motion, timed
+// loads, isometric bending, an affine body's orthogonality potential), each a
 // few hundred DOFs, with its bodies placed inside each other's contact zones. The finite-difference
 // harness (tests/model/energy_test.cpp, velocity_force_test.cpp) checks every term of them.
 #include <nlohmann/json.hpp>
@@ -91,6 +92,26 @@ inline std::vector<SmallScene> small_scenes() {
                         {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 200},
                                       {"thickness", 1e-3}}}},
                        box(0.2, 2, {0, 0.1999, 0})}},
+                     {"contact", {{"dhat", 1e-3}, {"thickness", 5e-4}}}},
+                    2e-5});
+  // A shell with the isometric (quadratic) bending, pressed by a timed load, 0.9 mm above a rigid
+  // affine box (its orthogonality potential; the box's slight shear makes it active).
+  scenes.push_back({"isometric_affine",
+                    {{"dim", 3},
+                     {"time", time},
+                     {"bodies",
+                      {{{"kind", "shell"},
+                        {"generator", {{"type", "sheet"}, {"size", {0.4, 0, 0.4}}, {"resolution", {3, 1, 3}}}},
+                        {"transform", {{"translate", {0.01, 0.2009, 0.02}}}},
+                        {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 200},
+                                      {"thickness", 1e-3}, {"bending", "isometric"}}},
+                        {"loads", {{{"box", {{-1, -1, -1}, {1, 1, 1}}}, {"force", {0, -0.1, 0}}, {"until", 1.0}}}}},
+                       {{"name", "crate"},
+                        {"kind", "affine"},
+                        {"affine", {{"rigid", true}}},
+                        {"generator", {{"type", "box"}, {"size", {0.2, 0.2, 0.2}}, {"resolution", {1, 1, 1}}}},
+                        {"transform", {{"translate", {0, 0.1, 0}}}},
+                        {"material", {{"density", 600}}}}}},
                      {"contact", {{"dhat", 1e-3}, {"thickness", 5e-4}}}},
                     2e-5});
   // 2D: a mass-spring grid and a plane-strain square 0.4 mm apart (IPC point-edge pairs).

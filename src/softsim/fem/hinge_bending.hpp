@@ -15,6 +15,7 @@ class HingeBending : public Energy {
   std::string name() const override { return "hinge_bending"; }
   void declare_stencils(HessianLayout& layout) override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per hinge
   int num_hinges() const { return static_cast<int>(hinges_.rows()); }
   // Signed dihedral angle of hinge h at positions x (0 when flat).
   double dihedral_angle(const VecX& x, int h) const;

@@ -20,6 +20,7 @@ class IsometricBending : public Energy {
   std::string name() const override { return "isometric_bending"; }
   void declare_stencils(HessianLayout& layout) override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // constant and PSD
   int num_hinges() const { return static_cast<int>(hinges_.rows()); }
   Eigen::Matrix<int, 1, 4> hinge(int h) const { return hinges_.row(h); }
   // Hinge h's energy and, when grad is non-null, its gradient (12 doubles): for pbd/.

@@ -22,6 +22,7 @@ class MassSpring : public Energy {
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
   VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // a compressed spring is projected in closed form
   // Forward mode: out += weight * H(x) p, the spring gradient evaluated on dual numbers x + eps p.
   void gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const;
   // One spring's energy and, when grad is non-null, its gradient over (x1, x2) (2 D doubles):

@@ -32,6 +32,7 @@ class PenaltyMotion : public Energy {
   std::unique_ptr<TermData> make_data() const override;
   // A stage ending at t0 + c h pulls towards x^n + c h v.
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // a quadratic well
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // hold_when_met: a vertex within the tolerance of its target (|x - target| / h below it) at the

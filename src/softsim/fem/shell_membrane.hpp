@@ -20,6 +20,7 @@ class ShellMembrane : public Energy {
   std::string name() const override { return "shell_membrane(" + model_ + ")"; }
   void declare_stencils(HessianLayout& layout) override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per element
   VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;
   const std::vector<double>& rest_areas() const { return area_; }
   // One triangle's energy and, when grad is non-null, its gradient over its 3 vertices (9

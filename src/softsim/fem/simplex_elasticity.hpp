@@ -27,6 +27,7 @@ class SimplexElasticity : public Energy {
   // the first); other models keep no data.
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // the material's dP/dF is projected per element
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool hooks_read_all_positions() const override { return false; }  // none of them
   VecX element_energy_density(const EvalContext& ctx, const VecX& x) const override;

@@ -17,6 +17,7 @@ class TimedLoad : public Energy {
   // Whether the load acts during the step of `stage` (its start time in [from, until)).
   bool acts(const Stage& stage) const { return stage.t0 >= from_ && stage.t0 < until_; }
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // linear: no Hessian
 
  private:
   VecX force_;

@@ -127,6 +127,16 @@ bool IncrementalPotential::reduce_changes_hessian() const {
   return !model_.boundary.empty() || !refresh_held_dofs().empty();
 }
 
+double IncrementalPotential::hessian_lower_bound() const {
+  // H = inertia_weight M + w (the terms' projected Hessians, PSD) + w_d (alpha M + beta K(x^n)
+  // with K projected, PSD for alpha, beta >= 0); eliminating DOFs takes a principal submatrix
+  // (slip frames rotate it), whose eigenvalues lie within the whole matrix's.
+  if (!(inertia_weight_ > 0.0) || potential_weight_ < 0.0 || !model_.hessians_psd_when_projected()) return 0.0;
+  if (damping_weight_ != 0.0 && (damping_weight_ < 0.0 || model_.rayleigh_alpha < 0.0 || model_.rayleigh_beta < 0.0))
+    return 0.0;
+  return inertia_weight_ * model_.mass_lower_bound();
+}
+
 void IncrementalPotential::expand(VecX& step) const {
   model_.boundary.expand_step(step);
   for (int d : refresh_held_dofs()) step[d] = 0.0;

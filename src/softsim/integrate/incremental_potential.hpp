@@ -51,6 +51,9 @@ class IncrementalPotential : public Objective {
   std::function<void(const VecX& p, VecX& out)> hessian_operator(const VecX& x) override;
   void rank_one_hessian(const VecX& x, std::vector<RankOneHessian>& out) override;
   void expand(VecX& step) const override;
+  // inertia_weight times the smallest lumped mass, where every term's projected Hessian is PSD
+  // and the damping matrix is (0 otherwise).
+  double hessian_lower_bound() const override;
   bool end_iteration(const VecX& x) override { return model_.end_iteration(stage_, data_, x); }
   bool before_stop(const VecX& x) override { return model_.after_solve(stage_, data_, x); }
   // The same with x formed on the terms' supports only and `whole` forming every position on

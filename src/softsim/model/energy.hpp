@@ -109,6 +109,12 @@ class Energy {
   // any other position through StepContext::whole_positions and other_gradient, which the
   // caller then forms on request.
   virtual bool hooks_read_all_positions() const { return true; }
+  // Whether every Hessian evaluate() assembles with AssemblyOutputs::project_psd is positive
+  // semi-definite for a non-negative weight (the per-stencil projection, or a term convex by
+  // construction), the rank-one parts aside. A Newton solve may then bound its step by the
+  // gradient and the mass (IncrementalPotential::hessian_lower_bound). false (the default)
+  // claims nothing; tests/model/projected_hessian_psd_test.cpp checks every term that claims it.
+  virtual bool hessian_psd_when_projected() const { return false; }
   // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
   // been added to the model before it, so that their hooks run first (Model::add_energy checks).
   virtual std::vector<const Energy*> reads_data_of() const { return {}; }

@@ -97,6 +97,15 @@ void Model::finalize() {
     for (int d = 0; d < dim_; ++d) diag += mass_.coeff(v * dim_ + d, v * dim_ + d);
     if (!(diag > 0.0)) throw std::logic_error("Model: vertex " + std::to_string(v) + " has no mass");
   }
+  mass_lower_bound_ = 0.0;
+  if (mass_triplets_.empty() && n > 0) mass_lower_bound_ = *std::min_element(lumped_.begin(), lumped_.begin() + n);
+}
+
+bool Model::hessians_psd_when_projected() const {
+  if (!forces_.empty()) return false;
+  for (const auto& term : energies_)
+    if (!term->hessian_psd_when_projected()) return false;
+  return true;
 }
 
 double Model::potential(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {

@@ -99,6 +99,12 @@ class Model {
   VecX mass_times(const VecX& v) const { return mass_ * v; }
   const SparseMat& mass_matrix() const { return mass_; }
   double total_mass() const;
+  // A lower bound on the mass matrix's eigenvalues: the smallest lumped mass per DOF when the mass
+  // is lumped, 0 when some of it is consistent (no bound claimed). Valid after finalize().
+  double mass_lower_bound() const { return mass_lower_bound_; }
+  // Whether every Hessian the model assembles with per-stencil projection is positive
+  // semi-definite (Energy::hessian_psd_when_projected for every term, no velocity forces).
+  bool hessians_psd_when_projected() const;
   // Constant external force (gravity and nodal loads), valid after finalize().
   const VecX& external_force() const { return external_force_; }
 
@@ -134,7 +140,8 @@ class Model {
   HessianLayout layout_;
   SparseMat mass_;
   VecX external_force_;
-  std::vector<int> mass_to_layout_;  // value index of each mass non-zero inside the layout
+  std::vector<int> mass_to_layout_;
+  double mass_lower_bound_ = 0.0;  // value index of each mass non-zero inside the layout
 };
 
 }  // namespace softsim

@@ -32,11 +32,32 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
       return result;
     }
     bool accepted = false, solved = false, last = false;
+    // Where the last step is not taken, a bound on it below the tolerance decides as the step
+    // would (the iteration counts: it is the one that stops the solve).
+    bool stop_hooks_ran = false;
+    double bound = 0.0;
+    if (!options.take_last_step && variant.bounded_step_norm(x, options.vertex_l1_dim, bound) &&
+        bound / options.step_scale < options.tolerance) {
+      ++result.iterations;
+      result.scaled_step = bound / options.step_scale;
+      if (debug)
+        std::fprintf(stderr, "%s %d: merit=%.10g |g|=%.3g step bounded by %.3g, not solved\n", variant.name(), it,
+                     result.energy, result.gradient_norm, result.scaled_step);
+      if (!variant.before_stop(x)) {
+        result.converged = true;
+        return result;
+      }
+      // The problem changed: go on along the step, solved now from the Hessian and gradient as
+      // they were evaluated (the stop hooks change values, not which DOFs are held: energy.hpp).
+      stop_hooks_ran = true;
+    }
     for (int attempt = 0;; ++attempt) {
       const NewtonVariant::Direction d = variant.direction(x, attempt, p, result);
       if (d == NewtonVariant::Direction::none_left) break;
       if (d == NewtonVariant::Direction::failed) continue;
-      if (!solved) {  // the iteration's first direction counts it and measures the step
+      if (!solved && stop_hooks_ran) {
+        result.scaled_step = variant.step_norm(p, options.vertex_l1_dim) / options.step_scale;
+      } else if (!solved) {  // the iteration's first direction counts it and measures the step
         ++result.iterations;
         result.scaled_step = variant.step_norm(p, options.vertex_l1_dim) / options.step_scale;
         last = result.scaled_step < options.tolerance;

@@ -45,6 +45,11 @@ class NewtonVariant {
   virtual bool end_iteration(const VecX& x) = 0;
   // Objective::before_stop; a variant that says true has re-evaluated its merit at x.
   virtual bool before_stop(const VecX& x) { return false; }
+  // An upper bound on step_norm() of the direction `attempt` 0 would give at x, the last evaluated
+  // iterate, found without solving for it; false when the variant has none. Where Newton stops
+  // without taking its last step, a bound below the tolerance stops it as the step would, with
+  // the same decision and one linear solve less.
+  virtual bool bounded_step_norm(const VecX& x, int vertex_l1_dim, double& bound) { return false; }
   // ||p|| in the convergence test (NewtonOptions::vertex_l1_dim); an objective over reduced
   // coordinates measures the step in positions.
   virtual double step_norm(const VecX& p, int vertex_l1_dim) const { return newton_step_norm(p, vertex_l1_dim); }

@@ -18,6 +18,15 @@ struct NewtonWorkspace {
   SparseMat hessian;
   VecX gradient, world_gradient, trial_gradient, right_side;
   std::vector<RankOneHessian> rank_one;
+  // The solver whose factorization of this workspace's Hessian (of this size) succeeded last, and
+  // the bound on a step from that factorization (ProjectedNewton::bounded_step_norm): a trial
+  // step and its residual.
+  // refine_credit counts recent refinements that stopped a solve against those that did not, and
+  // refine_skipped the chances passed up while it is spent.
+  const void* factored_by = nullptr;
+  Eigen::Index factored_size = 0;
+  VecX bound_step, bound_residual;
+  int refine_credit = 4, refine_skipped = 0;
 };
 
 }  // namespace softsim

@@ -44,6 +44,11 @@ class Objective {
   // missed); true when they changed the objective, and the iteration goes on along the step it
   // has, as the companion code of Li & Jiang 2025 does.
   virtual bool before_stop(const VecX& x) { return false; }
+  // A number lambda >= 0 with H >= lambda I for every Hessian that evaluate(project_psd = true)
+  // assembles, reduced (on the DOFs left free), with the rank-one parts that have non-negative
+  // coefficients added; 0 claims nothing. Newton then knows ||p||_2 <= ||g||_2 / lambda without
+  // solving (NewtonVariant::bounded_step_norm).
+  virtual double hessian_lower_bound() const { return 0.0; }
   // ||p|| in Newton's convergence test (an objective over reduced coordinates measures B p).
   virtual double step_norm(const VecX& p, int vertex_l1_dim) const { return newton_step_norm(p, vertex_l1_dim); }
 };

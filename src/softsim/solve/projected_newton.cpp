@@ -28,18 +28,21 @@ class ProjectedNewton : public NewtonVariant {
                   NewtonWorkspace& workspace)
       : objective_(objective), solver_(solver), options_(options), H_(workspace.hessian), g_(workspace.gradient),
         g_world_(workspace.world_gradient), g_trial_(workspace.trial_gradient), right_side_(workspace.right_side),
-        rank_one_(workspace.rank_one) {
+        rank_one_(workspace.rank_one), workspace_(workspace) {
     const SparseMat& pattern = objective.hessian_pattern();
     if (!same_sparsity_pattern(H_, pattern)) H_ = pattern;
     g_.resize(n);
     g_world_.resize(n);
     g_trial_.resize(n);
     right_side_.resize(n);
+    workspace.bound_step.resize(n);
+    workspace.bound_residual.resize(n);
   }
 
   const char* name() const override { return "projected newton"; }
 
   bool evaluate(const VecX& x, NewtonResult& result) override {
+    rank_one_ready_ = false;
     if (evaluated_at_iterate_) {  // the line search assembled the accepted point (accept)
       evaluated_at_iterate_ = false;
       // Reduced here, not at accept: end_iteration may have changed the eliminated DOFs (a
@@ -58,7 +61,8 @@ class ProjectedNewton : public NewtonVariant {
   // off) cannot be solved; steepest descent when no descent direction comes out.
   Direction direction(const VecX& x, int attempt, VecX& p, NewtonResult& result) override {
     if (attempt > 0) return Direction::none_left;
-    objective_.rank_one_hessian(x, rank_one_);
+    if (!rank_one_ready_) objective_.rank_one_hessian(x, rank_one_);
+    rank_one_ready_ = false;
     right_side_ = -g_;
     bool ok = factor_and_solve(solver_, H_, rank_one_, right_side_, p, result);
     if (!ok && !options_.project_psd) {
@@ -66,9 +70,57 @@ class ProjectedNewton : public NewtonVariant {
       right_side_ = -g_;
       ok = factor_and_solve(solver_, H_, rank_one_, right_side_, p, result);
     }
+    workspace_.factored_by = ok ? &solver_ : nullptr;
+    workspace_.factored_size = g_.size();
     if (!ok || p.dot(g_) >= 0.0) p = -g_;
     objective_.expand(p);
     return Direction::found;
+  }
+
+  // With H >= lambda I on the free DOFs (the objective's bound: the inertia term's mass where every
+  // term's projected Hessian is PSD) and rank-one parts that only add to it, p = -H^-1 g has
+  // ||p||_2 <= ||g||_2 / lambda, and a vertex's |p_x| + |p_y| (+ |p_z|) is at most sqrt(dim) times
+  // its Euclidean length. That bound is loose by the ratio of the global to the largest vertex's
+  // norm when many vertices move alike, so where it is within kRefineWindow of the tolerance it
+  // is refined: for any trial q that is zero on the eliminated DOFs, p - q = -H^-1 (g + H q), so
+  // ||p|| <= ||q|| + sqrt(dim) ||g + H q||_2 / lambda. q solves with the last factorization (one
+  // solve and one product instead of a factorization); the bound holds whatever q is. Where the
+  // Hessian changes much between factorizations (friction sticking and slipping, contacts coming
+  // and going) the refinement seldom decides, so it is tried while it has recently paid and once
+  // in kRefineProbe chances otherwise. The factor 1 + 1e-6 covers the solve's round-off in the p
+  // it replaces.
+  bool bounded_step_norm(const VecX& x, int vertex_l1_dim, double& bound) override {
+    if (!options_.project_psd) return false;
+    const double lambda = objective_.hessian_lower_bound();
+    if (!(lambda > 0.0)) return false;
+    objective_.rank_one_hessian(x, rank_one_);  // direction() uses them if it comes to that
+    rank_one_ready_ = true;
+    for (const RankOneHessian& part : rank_one_)
+      if (part.coefficient < 0.0) return false;
+    const double vertex_norm = vertex_l1_dim > 0 ? std::sqrt(double(vertex_l1_dim)) : 1.0;
+    const double margin = 1.0 + 1e-6;
+    bound = margin * vertex_norm * g_.norm() / lambda;
+    if (!std::isfinite(bound)) return false;
+    const double limit = options_.tolerance * options_.step_scale;
+    if (bound < limit || bound >= kRefineWindow * limit) return true;
+    if (workspace_.factored_by != &solver_ || workspace_.factored_size != g_.size() || solver_.iterative()) return true;
+    if (workspace_.refine_credit <= 0 && ++workspace_.refine_skipped % kRefineProbe != 0) return true;
+    VecX& q = workspace_.bound_step;
+    VecX& r = workspace_.bound_residual;
+    right_side_ = -g_;
+    if (!solver_.solve(right_side_, q) || q.size() != g_.size()) return true;
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      if (g_[i] == 0.0) q[i] = 0.0;  // the eliminated DOFs (and any free one it costs nothing to hold)
+    r.noalias() = H_ * q;
+    r += g_;
+    for (const RankOneHessian& part : rank_one_) r += (part.coefficient * part.u.dot(q)) * part.u;
+    const double correction = vertex_norm * r.norm() / lambda;
+    objective_.expand(q);
+    const double refined = margin * (objective_.step_norm(q, vertex_l1_dim) + correction);
+    if (std::isfinite(refined)) bound = std::min(bound, refined);
+    const bool decided = bound < limit;
+    workspace_.refine_credit = std::clamp(workspace_.refine_credit + (decided ? 1 : -1), -kRefineProbe, 8);
+    return true;
   }
 
   // Backtracking from the filters' bound until the Armijo condition holds. Where the predicted
@@ -178,6 +230,12 @@ class ProjectedNewton : public NewtonVariant {
   bool assemble_first_trial_ = true, trial_assembled_ = false, evaluated_at_iterate_ = false;
   double E_trial_ = 0.0;
   std::vector<RankOneHessian>& rank_one_;
+  NewtonWorkspace& workspace_;
+  // Where the gradient's bound is within this factor of the tolerance, the last factorization
+  // refines it (bounded_step_norm).
+  static constexpr double kRefineWindow = 20.0;
+  static constexpr int kRefineProbe = 16;
+  bool rank_one_ready_ = false;  // rank_one_ holds the parts at the iterate (bounded_step_norm)
 };
 
 }  // namespace

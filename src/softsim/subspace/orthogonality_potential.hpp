@@ -25,6 +25,7 @@ class OrthogonalityPotential : public Energy {
   void declare_stencils(HessianLayout& layout) override;
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per body
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   // The frame vertices, which after_solve reads too.
   bool vertex_support(std::vector<int>& vertices) const override;

@@ -36,6 +36,7 @@ class VolumePenalty : public Energy {
   std::string name() const override { return "volume_penalty(" + to_string(law_.model) + ", " + label_ + ")"; }
   void declare_stencils(HessianLayout& layout) override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected: only the rank-one part, W'' >= 0
   std::unique_ptr<HessianOperator> hessian_operator(const EvalContext& ctx, const VecX& x) const override;
   // out += weight * H(x) p, the complete derivative (rank-one part included).
   void gradient_jvp(const VecX& x, const VecX& p, double weight, VecX& out) const;

@@ -48,6 +48,7 @@ class IpcContact : public Energy {
   // The stiffness (fixed, or adapted during the run) and the candidates of the last CCD sweep.
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per stencil
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
   // The stiffness: balanced against the other forces when contact first appears, doubled when

@@ -23,6 +23,7 @@ class ObstacleBarrier : public Energy {
                   int pose_vertex = -1);
   std::string name() const override { return "obstacle_barrier"; }
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // b'' grad d grad d^T, b' Hess d dropped
   double max_step_fraction(const EvalContext& ctx, const VecX& x, const VecX& p) const override;
   double min_contact_distance(const VecX& x, const ModelData* data = nullptr) const override;
   // The vertices it weighs, and the pose vertex of a moving obstacle; no step hooks.

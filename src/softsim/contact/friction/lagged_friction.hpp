@@ -41,6 +41,7 @@ class LaggedFriction : public Energy {
   // The frozen contacts, the step's start positions and the fixed-point pass.
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per contact
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
   std::vector<const Energy*> reads_data_of() const override { return {&source_->contact_term()}; }

@@ -50,6 +50,7 @@ class PenaltyContact : public Energy {
   // The stiffness and how often it was raised.
   std::unique_ptr<TermData> make_data() const override;
   double evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const override;
+  bool hessian_psd_when_projected() const override { return true; }  // projected per stencil
   void begin_step(const StepContext& ctx, const VecX& x_start) const override;
   // Raises the stiffness when a converged solve left a contact penetrating (solve again).
   bool after_solve(const StepContext& ctx, const VecX& x) const override;
