@@ -66,25 +66,34 @@ double assemble_stencils(const HessianLayout& layout, int set, const AssemblyOut
   constexpr int N = K * D;
   using LocalVec = Eigen::Matrix<double, N, 1>;
   using LocalMat = Eigen::Matrix<double, N, N>;
+  // The weight and the pointers in locals: read through `out`, they were loaded again after every
+  // store into the gradient or the Hessian (see assemble_difference_stencils).
   const MatXi& stencils = layout.stencils(set);
-  double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
-  return out.weight * for_each_stencil_summed(layout, set, [&](int e) {
+  const int* const vertices = stencils.data();
+  const Eigen::Index rows = stencils.rows();
+  double* const values = out.hessian ? out.hessian->valuePtr() : nullptr;
+  double* const gradient = out.gradient ? out.gradient->data() : nullptr;
+  const int* const starts_base = rows > 0 ? layout.block_starts(set, 0) : nullptr;
+  const double w = out.weight;
+  return w * for_each_stencil_summed(layout, set, [&, vertices, rows, values, gradient, starts_base, w](int e) {
     LocalVec g;
     LocalMat H;
     g.setZero();
     H.setZero();
-    const double energy = local(e, out.gradient ? &g : nullptr, out.hessian ? &H : nullptr);
-    if (out.gradient) {
-      for (int a = 0; a < K; ++a)
-        out.gradient->template segment<D>(stencils(e, a) * D) += out.weight * g.template segment<D>(a * D);
+    const double energy = local(e, gradient ? &g : nullptr, values ? &H : nullptr);
+    if (gradient) {
+      for (int a = 0; a < K; ++a) {
+        double* const dst = gradient + vertices[a * rows + e] * D;
+        for (int r = 0; r < D; ++r) dst[r] += w * g[a * D + r];
+      }
     }
     if (values) {
-      const int* starts = layout.block_starts(set, e);
+      const int* const starts = starts_base + static_cast<std::size_t>(e) * K * K * D;
       for (int a = 0; a < K; ++a)
         for (int b = 0; b < K; ++b)
           for (int s = 0; s < D; ++s) {
-            double* dst = values + starts[(a * K + b) * D + s];
-            for (int r = 0; r < D; ++r) dst[r] += out.weight * H(a * D + r, b * D + s);
+            double* const dst = values + starts[(a * K + b) * D + s];
+            for (int r = 0; r < D; ++r) dst[r] += w * H(a * D + r, b * D + s);
           }
     }
     return energy;
@@ -101,25 +110,37 @@ double assemble_stencils(const HessianLayout& layout, int set, const AssemblyOut
 template <int D, class LocalFn>
 double assemble_difference_stencils(const HessianLayout& layout, int set, const AssemblyOutputs& out,
                                     LocalFn&& local) {
+  // What every stencil reads is copied into locals first: captured by reference, the weight and
+  // the pointers were loaded again after every store into the Hessian (which the compiler could
+  // not prove does not alias them).
   const MatXi& stencils = layout.stencils(set);
-  double* values = out.hessian ? out.hessian->valuePtr() : nullptr;
+  const int* const first = stencils.data();
+  const int* const second = stencils.data() + stencils.rows();
+  double* const values = out.hessian ? out.hessian->valuePtr() : nullptr;
+  double* const gradient = out.gradient ? out.gradient->data() : nullptr;
+  const int* const starts_base = layout.stencils(set).rows() > 0 ? layout.block_starts(set, 0) : nullptr;
   const double w = out.weight;
-  return w * for_each_stencil_summed(layout, set, [&](int e) {
+  return w * for_each_stencil_summed(layout, set, [&, first, second, values, gradient, starts_base, w](int e) {
     VecD<D> g;
     MatD<D> H;
-    const double energy = local(e, out.gradient ? &g : nullptr, values ? &H : nullptr);
-    if (out.gradient) {
-      out.gradient->template segment<D>(stencils(e, 0) * D) += w * g;
-      out.gradient->template segment<D>(stencils(e, 1) * D) -= w * g;
+    const double energy = local(e, gradient ? &g : nullptr, values ? &H : nullptr);
+    if (gradient) {
+      double* const ga = gradient + first[e] * D;
+      double* const gb = gradient + second[e] * D;
+      for (int r = 0; r < D; ++r) {
+        const double wg = w * g[r];
+        ga[r] += wg;
+        gb[r] -= wg;
+      }
     }
     if (values) {
       // block_starts: blocks (a, b) in the order (0, 0), (0, 1), (1, 0), (1, 1), D columns each.
-      const int* starts = layout.block_starts(set, e);
+      const int* const starts = starts_base + static_cast<std::size_t>(e) * 4 * D;
       for (int s = 0; s < D; ++s) {
-        double* d00 = values + starts[0 * D + s];
-        double* d01 = values + starts[1 * D + s];
-        double* d10 = values + starts[2 * D + s];
-        double* d11 = values + starts[3 * D + s];
+        double* const d00 = values + starts[0 * D + s];
+        double* const d01 = values + starts[1 * D + s];
+        double* const d10 = values + starts[2 * D + s];
+        double* const d11 = values + starts[3 * D + s];
         for (int r = 0; r < D; ++r) {
           const double h = w * H(r, s);
           d00[r] += h;
