@@ -119,7 +119,9 @@ class ProjectedNewton : public NewtonVariant {
     const double refined = margin * (objective_.step_norm(q, vertex_l1_dim) + correction);
     if (std::isfinite(refined)) bound = std::min(bound, refined);
     const bool decided = bound < limit;
-    workspace_.refine_credit = std::clamp(workspace_.refine_credit + (decided ? 1 : -1), -kRefineProbe, 8);
+    // A success re-opens the refinement at once; failures close it after a few.
+    workspace_.refine_credit = decided ? std::min(std::max(workspace_.refine_credit, 0) + 2, 8)
+                                       : std::max(workspace_.refine_credit - 1, -1);
     return true;
   }
 
@@ -233,7 +235,7 @@ class ProjectedNewton : public NewtonVariant {
   NewtonWorkspace& workspace_;
   // Where the gradient's bound is within this factor of the tolerance, the last factorization
   // refines it (bounded_step_norm).
-  static constexpr double kRefineWindow = 20.0;
+  static constexpr double kRefineWindow = 64.0;
   static constexpr int kRefineProbe = 16;
   bool rank_one_ready_ = false;  // rank_one_ holds the parts at the iterate (bounded_step_norm)
 };
