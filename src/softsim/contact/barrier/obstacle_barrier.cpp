@@ -20,10 +20,18 @@ ObstacleBarrier::ObstacleBarrier(int dim, AnalyticObstacle obstacle, std::vector
 namespace {
 
 // The signed distance (analytic_obstacle.hpp) with its exact gradient and Hessian by forward mode,
-// in fixed-size storage (this runs per vertex per evaluation).
+// in fixed-size storage (this runs per vertex per evaluation). A plane's distance is linear: its
+// gradient is the normal and its Hessian zero, which is what the jets give, at a fraction of
+// their cost (a fifth of the book's compressing square went to plane distances by jets).
 template <int D>
 double signed_distance_jet(const AnalyticObstacle& o, const VecD<D>& p, VecD<D>* grad, MatD<D>* hess) {
   if (!grad && !hess) return analytic_signed_distance<double, D>(o, p);
+  if (o.shape == AnalyticObstacle::Shape::Plane) {
+    if (grad)
+      for (int k = 0; k < D; ++k) (*grad)[k] = o.normal[k];
+    if (hess) hess->setZero();
+    return analytic_signed_distance<double, D>(o, p);
+  }
   Eigen::Matrix<Jet<D>, D, 1> x;
   for (int k = 0; k < D; ++k) x[k] = Jet<D>::variable(p[k], k);
   const Jet<D> d = analytic_signed_distance<Jet<D>, D>(o, x);
