@@ -113,7 +113,8 @@ class Energy {
   // semi-definite for a non-negative weight (the per-stencil projection, or a term convex by
   // construction), the rank-one parts aside. A Newton solve may then bound its step by the
   // gradient and the mass (IncrementalPotential::hessian_lower_bound). false (the default)
-  // claims nothing; tests/model/projected_hessian_psd_test.cpp checks every term that claims it.
+  // claims nothing; the energy contract (tests/model/energy_test.cpp) checks the claim on every
+  // kind of term.
   virtual bool hessian_psd_when_projected() const { return false; }
   // Terms whose data this one reads (lagged friction: its contact's stiffness). They must have
   // been added to the model before it, so that their hooks run first (Model::add_energy checks).

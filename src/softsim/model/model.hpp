@@ -140,8 +140,8 @@ class Model {
   HessianLayout layout_;
   SparseMat mass_;
   VecX external_force_;
-  std::vector<int> mass_to_layout_;
-  double mass_lower_bound_ = 0.0;  // value index of each mass non-zero inside the layout
+  std::vector<int> mass_to_layout_;  // value index of each mass non-zero inside the layout
+  double mass_lower_bound_ = 0.0;
 };
 
 }  // namespace softsim

@@ -10,6 +10,8 @@
 
 namespace softsim {
 
+class LinearSolver;  // solve/linear_solver.hpp
+
 struct NewtonWorkspace {
   VecX step, trial;  // the driver's direction p and trial point x + alpha p
   // Projected Newton: the Hessian (on the objective's pattern), the reduced gradient, the
@@ -18,12 +20,11 @@ struct NewtonWorkspace {
   SparseMat hessian;
   VecX gradient, world_gradient, trial_gradient, right_side;
   std::vector<RankOneHessian> rank_one;
-  // The solver whose factorization of this workspace's Hessian (of this size) succeeded last, and
-  // the bound on a step from that factorization (ProjectedNewton::bounded_step_norm): a trial
-  // step and its residual.
-  // refine_credit counts recent refinements that stopped a solve against those that did not, and
-  // refine_skipped the chances passed up while it is spent.
-  const void* factored_by = nullptr;
+  // The refined bound on a step (ProjectedNewton::bounded_step_norm): the solver whose
+  // factorization of this workspace's Hessian (of this size) succeeded last, a trial step and its
+  // residual; refine_credit is positive while refinements have recently decided, and
+  // refine_skipped counts the chances passed up while it is not.
+  const LinearSolver* factored_by = nullptr;
   Eigen::Index factored_size = 0;
   VecX bound_step, bound_residual;
   int refine_credit = 4, refine_skipped = 0;
