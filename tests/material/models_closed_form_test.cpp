@@ -1,6 +1,6 @@
 // The closed forms in F (neo-Hookean, stable neo-Hookean, StVK: Psi and P from invariants, no
 // SVD) against the same model evaluated entirely through its singular values: evaluate() takes
-// Psi and P from the former and dP/dF from the latter, so they must be one function. A missing
+// Psi and P from the former and dP/dF mostly from the latter, so they must be one function. A missing
 // constant (e.g. the stable neo-Hookean rest offset) or a wrong stress term fails at 1e-12.
 #include <gtest/gtest.h>
 
@@ -26,7 +26,8 @@ void check_closed_form(const std::string& model) {
       const double psi_svd = isotropic->evaluate_by_svd(F, &P_svd, &dPdF_svd, true);
       EXPECT_NEAR(psi, psi_svd, 1e-12 * scale * std::max(1.0, std::abs(psi_svd) / scale));
       EXPECT_LE((P - P_svd).norm(), 1e-12 * scale * std::max(1.0, P_svd.norm() / scale));
-      EXPECT_EQ(dPdF, dPdF_svd);  // the tangent always comes from the SVD path
+      // The tangent comes from the SVD path or, where the model has one, its own closed form.
+      EXPECT_LE((dPdF - dPdF_svd).norm(), 1e-11 * std::max(scale, dPdF_svd.norm()));
       EXPECT_EQ(material->energy_density(F), psi);
     }
   }

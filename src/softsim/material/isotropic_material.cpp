@@ -28,8 +28,8 @@ double IsotropicMaterial<D>::evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool p
     return psi;
   }
   // The closed forms keep psi and P (value, gradient and line search stay one function); the
-  // SVD is needed for the tangent only.
-  evaluate_by_svd(F, nullptr, dPdF, project_psd);
+  // SVD is needed for the tangent only, and not even there where the model has it in closed form.
+  if (!closed_form_tangent(F, project_psd, *dPdF)) evaluate_by_svd(F, nullptr, dPdF, project_psd);
   return psi;
 }
 

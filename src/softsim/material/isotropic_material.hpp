@@ -88,7 +88,8 @@ class IsotropicMaterial : public Material<D> {
   using typename Material<D>::Mat2nd;
 
   // Psi and P from the model's closed form in F where it has one (no SVD: what line searches
-  // and residuals need), dP/dF always through the SVD and the eigensystem above.
+  // and residuals need); dP/dF from the model's closed form where it has one at this F, through
+  // the SVD and the eigensystem above otherwise.
   double evaluate(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const override;
   // Everything through the SVD (for tests of the closed forms against it).
   double evaluate_by_svd(const Mat& F, Mat* P, Mat2nd* dPdF, bool project_psd) const;
@@ -98,6 +99,9 @@ class IsotropicMaterial : public Material<D> {
   // J = det F, ||F^T F||^2) return true after setting psi and, when P is non-null, P. Outside the
   // model's domain they set psi = +infinity (evaluate then zeroes P and dPdF).
   virtual bool closed_form(const Mat& F, double& psi, Mat* P) const { return false; }
+  // Models that have dP/dF (projected or not) in closed form at this F fill it and return true;
+  // called only where closed_form gave a finite energy. False leaves the tangent to the SVD.
+  virtual bool closed_form_tangent(const Mat& F, bool project_psd, Mat2nd& dPdF) const { return false; }
   // Fills t.psi; also t.grad when order >= 1; also t.hess, t.flip, t.twist when order >= 2.
   // A model may set t.psi = +infinity (outside its domain); evaluate then zeroes P and dPdF.
   virtual void singular_value_terms(const VecD<D>& sigma, int order, SingularValueTerms<D>& t) const = 0;

@@ -94,6 +94,8 @@ class NeoHookeanMaterial : public IsotropicMaterial<D> {
   // The barrier is checked on det F itself, so det F <= 0 is reported as such even where the
   // SVD's last singular value would carry a rounding-level sign of its own.
   bool closed_form(const Mat& F, double& psi, Mat* P) const override;
+  // In 2D where the projection needs no SVD (neo_hookean_tangent_2d.hpp); never in 3D.
+  bool closed_form_tangent(const Mat& F, bool project_psd, Mat2nd& dPdF) const override;
   void singular_value_terms(const VecD<D>& s, int order, SingularValueTerms<D>& t) const override;
 
  private:

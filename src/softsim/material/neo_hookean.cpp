@@ -1,11 +1,12 @@
-// Compressible neo-Hookean: closed form in F for Psi and P, singular values (g_i = mu s_i +
-// (lambda ln J - mu)/s_i) for the tangent.
+// Compressible neo-Hookean: closed form in F for Psi and P (and in 2D mostly for the tangent),
+// singular values (g_i = mu s_i + (lambda ln J - mu)/s_i) for the tangent otherwise.
 #include <cmath>
 #include <limits>
 
 #include <Eigen/LU>
 
 #include "softsim/material/models.hpp"
+#include "softsim/material/neo_hookean_tangent_2d.hpp"
 
 namespace softsim {
 
@@ -22,6 +23,15 @@ bool NeoHookeanMaterial<D>::closed_form(const Mat& F, double& psi, Mat* P) const
   // P = mu F + (lambda ln J - mu) F^-T, F^-T = cof F / J.
   if (P) *P = lame_.mu * F + ((lame_.lambda * logJ - lame_.mu) / J) * cofactor<D>(F);
   return true;
+}
+
+template <int D>
+bool NeoHookeanMaterial<D>::closed_form_tangent(const Mat& F, bool project_psd, Mat2nd& dPdF) const {
+  if constexpr (D == 2) {
+    return neo_hookean_tangent_2d(F, lame_, project_psd, dPdF);
+  } else {
+    return false;
+  }
 }
 
 template <int D>
