@@ -39,6 +39,9 @@ class HessianLayout {
     const int k = static_cast<int>(s.stencils.cols());
     return s.block_start.data() + static_cast<std::size_t>(e) * k * k * dim_;
   }
+  // All of a set's block starts, stencil e's at + e*k*k*dim (for loops that keep the pointer in a
+  // local rather than read the layout per stencil).
+  const int* block_starts(int set) const { return sets_[set].block_start.data(); }
   // Value index of the diagonal entry of dof i.
   int diagonal_index(int dof) const { return diagonal_index_[dof]; }
 

@@ -73,7 +73,7 @@ double assemble_stencils(const HessianLayout& layout, int set, const AssemblyOut
   const Eigen::Index rows = stencils.rows();
   double* const values = out.hessian ? out.hessian->valuePtr() : nullptr;
   double* const gradient = out.gradient ? out.gradient->data() : nullptr;
-  const int* const starts_base = rows > 0 ? layout.block_starts(set, 0) : nullptr;
+  const int* const starts_base = layout.block_starts(set);
   const double w = out.weight;
   return w * for_each_stencil_summed(layout, set, [&, vertices, rows, values, gradient, starts_base, w](int e) {
     LocalVec g;
@@ -118,7 +118,7 @@ double assemble_difference_stencils(const HessianLayout& layout, int set, const 
   const int* const second = stencils.data() + stencils.rows();
   double* const values = out.hessian ? out.hessian->valuePtr() : nullptr;
   double* const gradient = out.gradient ? out.gradient->data() : nullptr;
-  const int* const starts_base = layout.stencils(set).rows() > 0 ? layout.block_starts(set, 0) : nullptr;
+  const int* const starts_base = layout.block_starts(set);
   const double w = out.weight;
   return w * for_each_stencil_summed(layout, set, [&, first, second, values, gradient, starts_base, w](int e) {
     VecD<D> g;
