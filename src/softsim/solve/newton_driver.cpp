@@ -55,18 +55,18 @@ NewtonResult run_newton(NewtonVariant& variant, VecX& x, const NewtonOptions& op
       const NewtonVariant::Direction d = variant.direction(x, attempt, p, result);
       if (d == NewtonVariant::Direction::none_left) break;
       if (d == NewtonVariant::Direction::failed) continue;
-      if (!solved && stop_hooks_ran) {
+      if (!solved) {  // the iteration's first direction measures the step
         result.scaled_step = variant.step_norm(p, options.vertex_l1_dim) / options.step_scale;
-      } else if (!solved) {  // the iteration's first direction counts it and measures the step
-        ++result.iterations;
-        result.scaled_step = variant.step_norm(p, options.vertex_l1_dim) / options.step_scale;
-        last = result.scaled_step < options.tolerance;
-        if (last && !options.take_last_step) {
-          if (!variant.before_stop(x)) {
-            result.converged = true;
-            return result;
+        if (!stop_hooks_ran) {  // and counts the iteration, unless its bound did both already
+          ++result.iterations;
+          last = result.scaled_step < options.tolerance;
+          if (last && !options.take_last_step) {
+            if (!variant.before_stop(x)) {
+              result.converged = true;
+              return result;
+            }
+            last = false;  // the problem changed (a penalty stiffened): go on along p
           }
-          last = false;  // the problem changed (a penalty stiffened): go on along p
         }
       }
       solved = true;
