@@ -3,18 +3,11 @@
 // already PSD, and equal to the numeric projection to 1e-8 relative.
 #include <gtest/gtest.h>
 
-#include <Eigen/Eigenvalues>
-
 #include "material/material_test_util.hpp"
 #include "softsim/core/psd_projection.hpp"
 
 namespace softsim::test {
 namespace {
-
-template <int D>
-double min_eigenvalue(const MatD<D * D>& K) {
-  return Eigen::SelfAdjointEigenSolver<MatD<D * D>>(K).eigenvalues().minCoeff();
-}
 
 template <int D>
 void check_projection(const std::string& model) {

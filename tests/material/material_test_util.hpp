@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <Eigen/LU>
 #include <Eigen/SVD>
@@ -93,6 +94,12 @@ MatD<D> mat_of(const VecX& v) {
 template <int D>
 double smallest_singular_value(const MatD<D>& F) {
   return Eigen::JacobiSVD<MatD<D>>(F).singularValues()(D - 1);
+}
+
+// Smallest eigenvalue of a tangent dP/dF (symmetric, D^2 x D^2), for PSD checks.
+template <int D>
+double min_eigenvalue(const MatD<D * D>& K) {
+  return Eigen::SelfAdjointEigenSolver<MatD<D * D>>(K).eigenvalues().minCoeff();
 }
 
 }  // namespace softsim::test

@@ -24,6 +24,14 @@ inline nlohmann::json box(double size, int n, const nlohmann::json& at, const st
           {"material", {{"model", material}, {"E", 1e5}, {"nu", 0.3}, {"density", 1000}}}};
 }
 
+// A 0.4 m square neo-Hookean shell (3 x 3 cells, 1 mm thick) with its corner at `at`.
+inline nlohmann::json shell_sheet(const nlohmann::json& at) {
+  return {{"kind", "shell"},
+          {"generator", {{"type", "sheet"}, {"size", {0.4, 0, 0.4}}, {"resolution", {3, 1, 3}}}},
+          {"transform", {{"translate", at}}},
+          {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 200}, {"thickness", 1e-3}}}};
+}
+
 inline std::vector<SmallScene> small_scenes() {
   using nlohmann::json;
   std::vector<SmallScene> scenes;
@@ -85,27 +93,19 @@ inline std::vector<SmallScene> small_scenes() {
   scenes.push_back({"shell",
                     {{"dim", 3},
                      {"time", time},
-                     {"bodies",
-                      {{{"kind", "shell"},
-                        {"generator", {{"type", "sheet"}, {"size", {0.4, 0, 0.4}}, {"resolution", {3, 1, 3}}}},
-                        {"transform", {{"translate", {0.01, 0.3008, 0.02}}}},
-                        {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 200},
-                                      {"thickness", 1e-3}}}},
-                       box(0.2, 2, {0, 0.1999, 0})}},
+                     {"bodies", {shell_sheet({0.01, 0.3008, 0.02}), box(0.2, 2, {0, 0.1999, 0})}},
                      {"contact", {{"dhat", 1e-3}, {"thickness", 5e-4}}}},
                     2e-5});
   // A shell with the isometric (quadratic) bending, pressed by a timed load, 0.9 mm above a rigid
   // affine box (its orthogonality potential; the box's slight shear makes it active).
+  json pressed = shell_sheet({0.01, 0.2009, 0.02});
+  pressed["material"]["bending"] = "isometric";
+  pressed["loads"] = {{{"box", {{-1, -1, -1}, {1, 1, 1}}}, {"force", {0, -0.1, 0}}, {"until", 1.0}}};
   scenes.push_back({"isometric_affine",
                     {{"dim", 3},
                      {"time", time},
                      {"bodies",
-                      {{{"kind", "shell"},
-                        {"generator", {{"type", "sheet"}, {"size", {0.4, 0, 0.4}}, {"resolution", {3, 1, 3}}}},
-                        {"transform", {{"translate", {0.01, 0.2009, 0.02}}}},
-                        {"material", {{"model", "neo_hookean"}, {"E", 1e6}, {"nu", 0.3}, {"density", 200},
-                                      {"thickness", 1e-3}, {"bending", "isometric"}}},
-                        {"loads", {{{"box", {{-1, -1, -1}, {1, 1, 1}}}, {"force", {0, -0.1, 0}}, {"until", 1.0}}}}},
+                      {pressed,
                        {{"name", "crate"},
                         {"kind", "affine"},
                         {"affine", {{"rigid", true}}},
