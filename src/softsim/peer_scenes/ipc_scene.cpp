@@ -450,8 +450,6 @@ Placement compose(const Mat3& R, const Vec3& shift, double k, const Placement& p
   return q;
 }
 
-json vec_json(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-
 // The effective angular velocity of IPC's per-step rotation Rx(wx dt) Ry(wy dt) Rz(wz dt) (rad/s).
 Vec3 stepped_angular_velocity(const Vec3& omega_degrees, double dt) {
   const Eigen::AngleAxisd a(ipc_rotation(omega_degrees * dt));

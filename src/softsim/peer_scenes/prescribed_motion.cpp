@@ -10,9 +10,9 @@
 
 namespace softsim {
 
-namespace {
-
 nlohmann::json vec_json(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+namespace {
 
 // The rotation closest to A (polar decomposition by SVD).
 Mat3 nearest_rotation(const Mat3& A) {

@@ -22,6 +22,9 @@ using DisplacementField = std::function<Vec3(const Vec3& rest_position, double t
 nlohmann::json fit_prescribed_motion(const DisplacementField& u, const std::vector<Vec3>& rest, double dt, int steps,
                                      const std::string& where);
 
+// A 3-vector as a JSON array [x, y, z].
+nlohmann::json vec_json(const Vec3& v);
+
 // Keyframes [t, offset...] of a translation known at every step time, without the frames that
 // lie on the line through their neighbours (to `tolerance`).
 nlohmann::json keyframes(const std::vector<double>& times, const std::vector<Vec3>& offsets, double tolerance);

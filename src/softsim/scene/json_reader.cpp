@@ -48,6 +48,22 @@ JsonReader JsonReader::element(std::size_t index) const {
   return JsonReader(node_.at(index), fmt::format("{}[{}]", path_, index), file_);
 }
 
+JsonReader JsonReader::object(const std::string& key) const {
+  const JsonReader c = child(key);
+  if (!c.node().is_object()) fail(key, "expected an object, got " + describe_json(c.node()));
+  return c;
+}
+
+JsonReader JsonReader::object_element(std::size_t index) const {
+  const JsonReader e = element(index);
+  e.require_object();
+  return e;
+}
+
+void JsonReader::require_object() const {
+  if (!node_.is_object()) fail_here("expected an object, got " + describe_json(node_));
+}
+
 std::size_t JsonReader::array_size() const {
   if (!node_.is_array()) fail_here("expected an array, got " + describe_json(node_));
   return node_.size();

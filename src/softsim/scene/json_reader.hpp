@@ -25,6 +25,12 @@ class JsonReader {
   JsonReader child(const std::string& key) const;  // key must exist
   JsonReader element(std::size_t index) const;     // array element
   std::size_t array_size() const;                  // node must be an array
+  // The object at key (key must exist) or array element i, or one clear message naming it: an
+  // array or a number where an object belongs would otherwise have every key fall back to its
+  // default. require_object() is the same check on this node.
+  JsonReader object(const std::string& key) const;
+  JsonReader object_element(std::size_t index) const;
+  void require_object() const;
 
   // Typed getters; the defaulted ones return the default when the key is absent.
   double number(const std::string& key, double fallback, double min = -HUGE_VAL, double max = HUGE_VAL,

@@ -15,6 +15,11 @@ Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback,
   return out;
 }
 
+Vec3 required_vec(const JsonReader& r, const std::string& key, int dim) {
+  if (!r.has(key)) r.fail(key, fmt::format("missing; expected {} numbers", dim));
+  return read_vec(r, key, Vec3::Zero(), dim);
+}
+
 SelectionSpec read_selection(const JsonReader& r, int dim) {
   SelectionSpec s;
   s.path = r.path();

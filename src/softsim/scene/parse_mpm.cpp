@@ -47,26 +47,7 @@ namespace {
 
 constexpr double kMaxGridNodes = 2.5e7;   // about 2 GB of grid arrays
 
-// The object at key, or one clear message: an array or a number where an object belongs would
-// otherwise have every key fall back to its default.
-JsonReader object_at(const JsonReader& r, const std::string& key) {
-  const JsonReader c = r.child(key);
-  if (!c.node().is_object()) r.fail(key, "expected an object, got " + describe_json(c.node()));
-  return c;
-}
-
-JsonReader object_element(const JsonReader& array, std::size_t i) {
-  const JsonReader e = array.element(i);
-  if (!e.node().is_object()) e.fail_here("expected an object, got " + describe_json(e.node()));
-  return e;
-}
-
-Vec3 required_vec(const JsonReader& r, const std::string& key, int dim) {
-  if (!r.has(key)) r.fail(key, fmt::format("missing; expected {} numbers", dim));
-  return read_vec(r, key, Vec3::Zero(), dim);
-}
-
-MpmMaterial read_material(const JsonReader& r) {
+MpmMaterial read_mpm_material(const JsonReader& r) {
   MpmMaterial m;
   m.elasticity = r.choice("elasticity", m.elasticity);
   m.plasticity = r.choice("plasticity", m.plasticity);
@@ -117,11 +98,11 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   const JsonReader root = read_particle_scene_top(
       json, scene, "does not apply to an MPM scene (its bodies, colliders and boundaries are in \"mpm\")");
   const int dim = scene.dim;
-  const JsonReader m = object_at(root, "mpm");
+  const JsonReader m = root.object("mpm");
   double nodes = 1.0;
   {
     if (!m.has("grid")) m.fail("grid", "missing; give its origin, cells per axis and spacing");
-    const JsonReader g = object_at(m, "grid");
+    const JsonReader g = m.object("grid");
     scene.origin = read_vec(g, "origin", Vec3::Zero(), dim);
     scene.dx = g.positive("spacing", scene.dx);
     if (!g.has("cells")) g.fail("cells", "missing; give the number of cells per axis");
@@ -142,7 +123,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   scene.flip_ratio = m.number("flip_ratio", scene.flip_ratio, 0.0, 1.0);
   scene.damping = m.number("damping", scene.damping, 0.0, 1e6);
   if (m.has("walls")) {
-    const JsonReader w = object_at(m, "walls");
+    const JsonReader w = m.object("walls");
     scene.wall_nodes = w.integer("nodes", scene.wall_nodes, 0, 64);
     if (2 * scene.wall_nodes >= *std::min_element(scene.cells.begin(), scene.cells.begin() + dim))
       w.fail("nodes", "the walls would cover the whole grid; give fewer nodes or more cells");
@@ -154,12 +135,12 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   if (!m.has("materials")) m.fail("materials", "missing; give at least one material");
   const JsonReader materials = m.child("materials");
   for (std::size_t i = 0; i < materials.array_size(); ++i) {
-    const JsonReader r = object_element(materials, i);
+    const JsonReader r = materials.object_element(i);
     const std::string name = r.string("name", fmt::format("material{}", i));
     if (std::find(scene.material_names.begin(), scene.material_names.end(), name) != scene.material_names.end())
       r.fail("name", "another material has this name");
     scene.material_names.push_back(name);
-    scene.materials.push_back(read_material(r));
+    scene.materials.push_back(read_mpm_material(r));
     r.finish();
   }
   if (scene.materials.empty()) m.fail("materials", "expected at least one material");
@@ -167,7 +148,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   const JsonReader bodies = m.child("bodies");
   double particles = 0.0;
   for (std::size_t i = 0; i < bodies.array_size(); ++i) {
-    const JsonReader r = object_element(bodies, i);
+    const JsonReader r = bodies.object_element(i);
     MpmScene::Body b;
     b.name = r.string("name", fmt::format("body{}", i));
     for (const MpmScene::Body& other : scene.bodies)
@@ -180,7 +161,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
                   "\"radius\": r} or \"mesh\": \"file\"");
     if (r.has("transform") && !r.has("mesh")) r.fail("transform", "applies to a \"mesh\" body only");
     if (r.has("box")) {
-      const JsonReader box = object_at(r, "box");
+      const JsonReader box = r.object("box");
       b.lo = required_vec(box, "min", dim);
       b.hi = required_vec(box, "max", dim);
       if (((b.hi - b.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
@@ -188,7 +169,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
       box.finish();
     } else if (r.has("sphere")) {
       b.shape = MpmScene::Body::Shape::sphere;
-      const JsonReader sphere = object_at(r, "sphere");
+      const JsonReader sphere = r.object("sphere");
       b.center = required_vec(sphere, "center", dim);
       if (!sphere.has("radius")) sphere.fail("radius", "missing; expected the sphere's radius (m)");
       b.radius = sphere.positive("radius", 1.0);
@@ -201,7 +182,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
       b.shape = MpmScene::Body::Shape::mesh;
       b.mesh = r.string("mesh", "");
       if (b.mesh.empty()) r.fail("mesh", "expected a file name");
-      if (r.has("transform")) b.transform = read_transform(object_at(r, "transform"), dim);
+      if (r.has("transform")) b.transform = read_transform(r.object("transform"), dim);
     }
     b.poisson = r.string("sampling", "regular", {"regular", "poisson"}) == "poisson";
     b.particles_per_cell = r.number("particles_per_cell", b.particles_per_cell, 0.1, 1000.0);
@@ -221,7 +202,7 @@ MpmScene parse_mpm_scene(const nlohmann::json& json, const std::filesystem::path
   }
   if (scene.bodies.empty()) m.fail("bodies", "expected at least one body");
   scene.colliders = m.list("colliders", [&](const JsonReader& element) {
-    if (!element.node().is_object()) element.fail_here("expected an object, got " + describe_json(element.node()));
+    element.require_object();
     const JsonReader& r = element;
     MpmCollider<3> c;
     static_cast<MovingShape<3>&>(c) = read_moving_shape(r, dim);

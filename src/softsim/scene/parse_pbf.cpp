@@ -14,18 +14,6 @@ namespace softsim {
 
 namespace {
 
-// The object at key (or array element i), or one clear message naming it.
-JsonReader object_at(const JsonReader& r, const std::string& key) {
-  const JsonReader c = r.child(key);
-  if (!c.node().is_object()) r.fail(key, "expected an object, got " + describe_json(c.node()));
-  return c;
-}
-
-Vec3 required(const JsonReader& r, const std::string& key, int dim) {
-  if (!r.has(key)) r.fail(key, fmt::format("missing; expected {} numbers", dim));
-  return read_vec(r, key, Vec3::Zero(), dim);
-}
-
 // Why the box [lo, hi] is not inside the tank, or empty.
 std::string outside_tank(const PbfScene& scene, const Vec3& lo, const Vec3& hi) {
   const PbfOptions<3>& o = scene.options;
@@ -66,14 +54,14 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
       json, scene, "does not apply to a position-based fluid scene (its fluids and obstacles are in \"pbf\")");
   const int dim = scene.dim;
   if (root.has("mpm")) root.fail("mpm", "a scene has either an \"mpm\" or a \"pbf\" section, not both");
-  const JsonReader p = object_at(root, "pbf");
+  const JsonReader p = root.object("pbf");
   PbfOptions<3>& o = scene.options;
   o.gravity = scene.gravity;
   if (!p.has("tank")) p.fail("tank", "missing; give the box the fluid stays in: {\"min\": [...], \"max\": [...]}");
   {
-    const JsonReader tank = object_at(p, "tank");
-    o.domain_lo = required(tank, "min", dim);
-    o.domain_hi = required(tank, "max", dim);
+    const JsonReader tank = p.object("tank");
+    o.domain_lo = required_vec(tank, "min", dim);
+    o.domain_hi = required_vec(tank, "max", dim);
     if (((o.domain_hi - o.domain_lo).head(dim).array() <= 0.0).any()) tank.fail("max", "expected max > min on every axis");
     tank.finish();
   }
@@ -97,7 +85,7 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
   o.iterations = p.integer("iterations", o.iterations, 1, 1000);
   o.relaxation = p.number("relaxation", o.relaxation, 0.0, 1e6, true);
   if (p.has("tensile")) {
-    const JsonReader t = object_at(p, "tensile");
+    const JsonReader t = p.object("tensile");
     o.tensile_k = t.number("k", o.tensile_k, 0.0, 10.0);
     o.tensile_n = t.integer("n", o.tensile_n, 1, 16);
     o.tensile_distance = t.number("distance", o.tensile_distance, 0.0, 0.99, true);
@@ -111,8 +99,7 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
   if (!fluids.node().is_array()) p.fail("fluids", "expected an array, got " + describe_json(fluids.node()));
   double particles = 0.0;
   for (std::size_t i = 0; i < fluids.array_size(); ++i) {
-    const JsonReader r = fluids.element(i);
-    if (!r.node().is_object()) r.fail_here("expected an object, got " + describe_json(r.node()));
+    const JsonReader r = fluids.object_element(i);
     PbfScene::Fluid f;
     f.name = r.string("name", fmt::format("fluid{}", i));
     for (const PbfScene::Fluid& other : scene.fluids)
@@ -123,16 +110,16 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
                   ": give exactly one of \"box\": {\"min\": [...], \"max\": [...]} or \"sphere\": {\"center\": [...], "
                   "\"radius\": r}");
     if (r.has("box")) {
-      const JsonReader box = object_at(r, "box");
-      f.lo = required(box, "min", dim);
-      f.hi = required(box, "max", dim);
+      const JsonReader box = r.object("box");
+      f.lo = required_vec(box, "min", dim);
+      f.hi = required_vec(box, "max", dim);
       if (((f.hi - f.lo).head(dim).array() <= 0.0).any()) box.fail("max", "expected max > min on every axis");
       if (const std::string outside = outside_tank(scene, f.lo, f.hi); !outside.empty()) box.fail_here(outside);
       box.finish();
     } else {
       f.shape = PbfScene::Fluid::Shape::sphere;
-      const JsonReader sphere = object_at(r, "sphere");
-      f.center = required(sphere, "center", dim);
+      const JsonReader sphere = r.object("sphere");
+      f.center = required_vec(sphere, "center", dim);
       if (!sphere.has("radius")) sphere.fail("radius", "missing; expected the sphere's radius (m)");
       f.radius = sphere.positive("radius", 1.0);
       f.lo = f.center - Vec3::Constant(f.radius);
@@ -158,7 +145,7 @@ PbfScene parse_pbf_scene(const nlohmann::json& json, const std::filesystem::path
   }
   if (scene.fluids.empty()) p.fail("fluids", "expected at least one fluid");
   o.obstacles = p.list("obstacles", [&](const JsonReader& r) {
-    if (!r.node().is_object()) r.fail_here("expected an object, got " + describe_json(r.node()));
+    r.require_object();
     const MovingShape<3> shape = read_moving_shape(r, dim);
     r.finish();
     return shape;

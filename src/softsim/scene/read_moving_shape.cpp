@@ -11,15 +11,6 @@ struct EnumNames<MovingShape<3>::Shape> {
       {MovingShape<3>::Shape::plane, "plane"}, {MovingShape<3>::Shape::sphere, "sphere"}, {MovingShape<3>::Shape::box, "box"}};
 };
 
-namespace {
-
-Vec3 required_vec(const JsonReader& r, const std::string& key, int dim) {
-  if (!r.has(key)) r.fail(key, "missing; expected " + std::to_string(dim) + " numbers");
-  return read_vec(r, key, Vec3::Zero(), dim);
-}
-
-}  // namespace
-
 MovingShape<3> read_moving_shape(const JsonReader& r, int dim) {
   MovingShape<3> c;
   if (!r.has("type")) r.fail("type", "missing; expected \"plane\", \"sphere\" or \"box\"");

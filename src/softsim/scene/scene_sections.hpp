@@ -19,6 +19,8 @@ SelectionSpec read_selection(const JsonReader& r, int dim);
 void read_motion(const JsonReader& r, int dim, MotionSpec& spec);
 // A dim-long vector read into a Vec3 (the third component `fill` in 2D).
 Vec3 read_vec(const JsonReader& r, const std::string& key, const Vec3& fallback, int dim, double fill = 0.0);
+// The same for a key that must be there.
+Vec3 required_vec(const JsonReader& r, const std::string& key, int dim);
 TransformSpec read_transform(const JsonReader& t, int dim);
 // A body's "volume_penalty": an object or an array of objects (parse_volume_penalty.cpp).
 std::vector<VolumePenaltySpec> read_volume_penalties(const JsonReader& r, int dim, BodyKind kind);

@@ -8,20 +8,20 @@
 namespace softsim {
 
 using contact_detail::scatter;
-using T = EdgeEdgeDistanceType;
+using EE = EdgeEdgeDistanceType;
 
-double edge_edge_distance_squared(T type, const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
+double edge_edge_distance_squared(EE type, const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
                                   const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1) {
   switch (type) {
-    case T::EA0_EB0: return (ea0 - eb0).squaredNorm();
-    case T::EA0_EB1: return (ea0 - eb1).squaredNorm();
-    case T::EA1_EB0: return (ea1 - eb0).squaredNorm();
-    case T::EA1_EB1: return (ea1 - eb1).squaredNorm();
-    case T::EA_EB0: return point_line_distance_squared(eb0, ea0, ea1);
-    case T::EA_EB1: return point_line_distance_squared(eb1, ea0, ea1);
-    case T::EA0_EB: return point_line_distance_squared(ea0, eb0, eb1);
-    case T::EA1_EB: return point_line_distance_squared(ea1, eb0, eb1);
-    case T::EA_EB: return line_line_distance_squared(ea0, ea1, eb0, eb1);
+    case EE::EA0_EB0: return (ea0 - eb0).squaredNorm();
+    case EE::EA0_EB1: return (ea0 - eb1).squaredNorm();
+    case EE::EA1_EB0: return (ea1 - eb0).squaredNorm();
+    case EE::EA1_EB1: return (ea1 - eb1).squaredNorm();
+    case EE::EA_EB0: return point_line_distance_squared(eb0, ea0, ea1);
+    case EE::EA_EB1: return point_line_distance_squared(eb1, ea0, ea1);
+    case EE::EA0_EB: return point_line_distance_squared(ea0, eb0, eb1);
+    case EE::EA1_EB: return point_line_distance_squared(ea1, eb0, eb1);
+    case EE::EA_EB: return line_line_distance_squared(ea0, ea1, eb0, eb1);
   }
   return 0;
 }
@@ -33,18 +33,18 @@ double edge_edge_distance_squared(const Eigen::Vector3d& ea0, const Eigen::Vecto
   return d;
 }
 
-DistanceDerivatives<12> edge_edge_distance(T type, const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
+DistanceDerivatives<12> edge_edge_distance(EE type, const Eigen::Vector3d& ea0, const Eigen::Vector3d& ea1,
                                            const Eigen::Vector3d& eb0, const Eigen::Vector3d& eb1) {
   switch (type) {
-    case T::EA0_EB0: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea0, eb0), {0, 2});
-    case T::EA0_EB1: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea0, eb1), {0, 3});
-    case T::EA1_EB0: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea1, eb0), {1, 2});
-    case T::EA1_EB1: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea1, eb1), {1, 3});
-    case T::EA_EB0: return scatter<12, 3, 3>(point_line_distance_derivatives(eb0, ea0, ea1), {2, 0, 1});
-    case T::EA_EB1: return scatter<12, 3, 3>(point_line_distance_derivatives(eb1, ea0, ea1), {3, 0, 1});
-    case T::EA0_EB: return scatter<12, 3, 3>(point_line_distance_derivatives(ea0, eb0, eb1), {0, 2, 3});
-    case T::EA1_EB: return scatter<12, 3, 3>(point_line_distance_derivatives(ea1, eb0, eb1), {1, 2, 3});
-    case T::EA_EB: return line_line_distance_derivatives(ea0, ea1, eb0, eb1);
+    case EE::EA0_EB0: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea0, eb0), {0, 2});
+    case EE::EA0_EB1: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea0, eb1), {0, 3});
+    case EE::EA1_EB0: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea1, eb0), {1, 2});
+    case EE::EA1_EB1: return scatter<12, 3, 2>(point_point_distance_derivatives<3>(ea1, eb1), {1, 3});
+    case EE::EA_EB0: return scatter<12, 3, 3>(point_line_distance_derivatives(eb0, ea0, ea1), {2, 0, 1});
+    case EE::EA_EB1: return scatter<12, 3, 3>(point_line_distance_derivatives(eb1, ea0, ea1), {3, 0, 1});
+    case EE::EA0_EB: return scatter<12, 3, 3>(point_line_distance_derivatives(ea0, eb0, eb1), {0, 2, 3});
+    case EE::EA1_EB: return scatter<12, 3, 3>(point_line_distance_derivatives(ea1, eb0, eb1), {1, 2, 3});
+    case EE::EA_EB: return line_line_distance_derivatives(ea0, ea1, eb0, eb1);
   }
   return {};
 }
