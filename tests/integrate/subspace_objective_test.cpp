@@ -48,14 +48,14 @@ Model two_squares(bool with_fixed_vertices = true) {
   return build_model(parse_scene(j, "subspace.json"));
 }
 
-struct Fixture : test::StagedPotential {
+struct SubspaceFixture : test::StagedPotential {
   std::unique_ptr<SubspaceObjective> objective;
-  Fixture()
+  SubspaceFixture()
       : StagedPotential([] { return two_squares(); }), objective(std::make_unique<SubspaceObjective>(positions, model.subspace)) {}
 };
 
 TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates) {
-  Fixture f;
+  SubspaceFixture f;
   const SubspaceMap& map = f.model.subspace;
   ASSERT_EQ(map.num_coordinates(), 6 + 9 * 2 + 5);
   const VecX y = map.coordinates(f.model.rest_positions) + random_perturbation(map.num_coordinates(), 1e-3, 3);
@@ -75,7 +75,7 @@ TEST(SubspaceObjective, GradientAndHessianMatchFiniteDifferencesInTheCoordinates
 }
 
 TEST(SubspaceObjective, EliminatesInPositionsAndMeasuresStepsInPositions) {
-  Fixture f;
+  SubspaceFixture f;
   const SubspaceMap& map = f.model.subspace;
   const VecX y = map.coordinates(f.model.rest_positions);
   VecX g;
@@ -132,7 +132,7 @@ TEST(SubspaceObjective, WithNothingEliminatedTheReducedHessianIsTheEvaluatedOne)
   EXPECT_TRUE(std::equal(H.valuePtr(), H.valuePtr() + H.nonZeros(), evaluated.valuePtr()));
   EXPECT_TRUE(g == evaluated_gradient);
 
-  Fixture fixed;
+  SubspaceFixture fixed;
   EXPECT_TRUE(fixed.positions.reduce_changes_hessian());
   EXPECT_TRUE(fixed.objective->reduce_changes_hessian());
 }

@@ -7,22 +7,16 @@
 
 #include "io/io_test_util.hpp"
 #include "softsim/core/errors.hpp"
+#include "support/text_lines.hpp"
 
 namespace softsim {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST(WriteFileAtomically, ReplacesOnlyWhenComplete) {
   test::ScratchDir dir;
   const auto path = dir / "out.txt";
   write_file_atomically(path, [](std::ostream& out) { out << "first"; });
-  EXPECT_EQ(slurp(path), "first");
+  EXPECT_EQ(test::file_text(path), "first");
   EXPECT_FALSE(std::filesystem::exists(dir / "out.txt.tmp"));
   // A writer that fails half-way leaves the previous file and no temporary behind.
   EXPECT_THROW(write_file_atomically(path,
@@ -30,14 +24,14 @@ TEST(WriteFileAtomically, ReplacesOnlyWhenComplete) {
                                        out << "half";
                                        out.flush();
                                        EXPECT_TRUE(std::filesystem::exists(dir / "out.txt.tmp"));
-                                       EXPECT_EQ(slurp(path), "first");
+                                       EXPECT_EQ(test::file_text(path), "first");
                                        throw std::runtime_error("killed");
                                      }),
                std::runtime_error);
-  EXPECT_EQ(slurp(path), "first");
+  EXPECT_EQ(test::file_text(path), "first");
   EXPECT_FALSE(std::filesystem::exists(dir / "out.txt.tmp"));
   write_file_atomically(path, [](std::ostream& out) { out << "second"; });
-  EXPECT_EQ(slurp(path), "second");
+  EXPECT_EQ(test::file_text(path), "second");
 }
 
 TEST(WriteFileAtomically, UnwritableLocationIsARunError) {

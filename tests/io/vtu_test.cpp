@@ -11,16 +11,10 @@
 #include "io/io_test_util.hpp"
 #include "softsim/core/errors.hpp"
 #include "softsim/mesh/generators.hpp"
+#include "support/text_lines.hpp"
 
 namespace softsim {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Text of the first <DataArray ... Name="name" ...> (or the first DataArray after `after` when
 // name is empty) as numbers.
@@ -63,7 +57,7 @@ TEST(WriteVtu, TetMeshWithFieldsReadsBack) {
   write_vtu(dir / "frame.vtu", mesh, positions, {{"velocity", velocity}}, {{"von <Mises>", stress}});
   EXPECT_FALSE(std::filesystem::exists(dir / "frame.vtu.tmp"));
   expect_valid_xml(dir / "frame.vtu");
-  const std::string xml = slurp(dir / "frame.vtu");
+  const std::string xml = test::file_text(dir / "frame.vtu");
   EXPECT_NE(xml.find("NumberOfPoints=\"12\" NumberOfCells=\"10\""), std::string::npos);
   const auto points = data_array(xml, "", "<Points>");
   ASSERT_EQ(points.size(), 36u);
@@ -88,14 +82,14 @@ TEST(WriteVtu, TwoDimensionalPositionsArePaddedAndTypesMatch) {
   const Mesh tris = generate_rectangle(Vec2(1, 1), Eigen::Vector2i(1, 2));
   write_vtu(dir / "tri.vtu", tris, tris.vertices);
   expect_valid_xml(dir / "tri.vtu");
-  const std::string xml = slurp(dir / "tri.vtu");
+  const std::string xml = test::file_text(dir / "tri.vtu");
   const auto points = data_array(xml, "", "<Points>");
   ASSERT_EQ(points.size(), 3u * tris.num_vertices());
   for (int v = 0; v < tris.num_vertices(); ++v) EXPECT_EQ(points[3 * v + 2], 0.0);
   for (double t : data_array(xml, "types")) EXPECT_EQ(t, 5);
   const Mesh springs = generate_spring_grid(Vec2(1, 1), Eigen::Vector2i(1, 1));
   write_vtu(dir / "springs.vtu", springs, springs.vertices);
-  for (double t : data_array(slurp(dir / "springs.vtu"), "types")) EXPECT_EQ(t, 3);
+  for (double t : data_array(test::file_text(dir / "springs.vtu"), "types")) EXPECT_EQ(t, 3);
 }
 
 TEST(WriteVtu, RejectsMismatchedData) {
@@ -121,7 +115,7 @@ TEST(ReadVtuPoints, ReadsBackWrittenPositionsAndRefusesBadFiles) {
   ASSERT_EQ(back.rows(), tris.num_vertices());
   EXPECT_EQ(back.leftCols(2), x);
   EXPECT_EQ(back.col(2), Eigen::VectorXd::Zero(tris.num_vertices()));
-  const std::string xml = slurp(dir / "tri.vtu");
+  const std::string xml = test::file_text(dir / "tri.vtu");
   std::ofstream(dir / "short.vtu") << xml.substr(0, xml.find("</Points>") - 40);
   try {
     read_vtu_points(dir / "short.vtu");
@@ -147,7 +141,7 @@ TEST(WritePvd, ListsFramesWithTimes) {
   test::ScratchDir dir;
   write_pvd(dir / "run.pvd", {{0.0, "frames/f_0000.vtu"}, {0.1, "frames/f_0001.vtu"}});
   expect_valid_xml(dir / "run.pvd");
-  const std::string xml = slurp(dir / "run.pvd");
+  const std::string xml = test::file_text(dir / "run.pvd");
   EXPECT_NE(xml.find("timestep=\"0.1\""), std::string::npos);
   EXPECT_NE(xml.find("file=\"frames/f_0001.vtu\""), std::string::npos);
   EXPECT_NE(xml.find("type=\"Collection\""), std::string::npos);

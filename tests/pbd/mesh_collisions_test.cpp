@@ -124,7 +124,7 @@ TEST(MeshCollisions, EdgesCrossingAtRightAnglesDoNotPassThroughEachOther) {
 // (gravity tilted, the floor at y = 0), resting on a mesh floor or on a second block whose bottom
 // is held. The mean acceleration along the slope over [0.1 s, 0.4 s] is Coulomb's
 // g (sin theta - mu cos theta) when mu < tan theta, and zero (it sticks) when mu > tan 30 = 0.577.
-constexpr double kG = 9.81, kTheta = 30.0 * M_PI / 180.0;
+constexpr double kGravity = 9.81, kSlopeAngle = 30.0 * M_PI / 180.0;
 
 nlohmann::json block(const char* name, Vec3 size, Vec3 centre) {
   return {{"name", name},
@@ -137,7 +137,7 @@ nlohmann::json block_on_slope(double mu, bool on_block, const std::filesystem::p
   const double thickness = 0.002;
   nlohmann::json j = {{"dim", 3},
                       {"time", {{"dt", 0.01}, {"steps", 1}}},
-                      {"gravity", {kG * std::sin(kTheta), -kG * std::cos(kTheta), 0}},
+                      {"gravity", {kGravity * std::sin(kSlopeAngle), -kGravity * std::cos(kSlopeAngle), 0}},
                       {"integrator", {{"type", "xpbd"}, {"substeps", 20}, {"iterations", 2}}},
                       {"contact", {{"dhat", thickness}, {"friction", {{"mu", mu}}}}}};
   if (on_block) {
@@ -175,20 +175,20 @@ double slope_acceleration(double mu, bool on_block) {
   const double v0 = mean_velocity_x(run);
   run.run(30);
   const double a = (mean_velocity_x(run) - v0) / 0.3;
-  const double coulomb = std::max(0.0, kG * (std::sin(kTheta) - mu * std::cos(kTheta)));
+  const double coulomb = std::max(0.0, kGravity * (std::sin(kSlopeAngle) - mu * std::cos(kSlopeAngle)));
   std::printf("block on %s, mu %.2f: %.4f m/s^2 along the slope, Coulomb %.4f\n", on_block ? "a block" : "a mesh floor",
               mu, a, coulomb);
   return a;
 }
 
 TEST(MeshCollisions, ABlockSlidesOnAMeshFloorWithTheCoulombAcceleration) {
-  EXPECT_NEAR(slope_acceleration(0.3, false) / (kG * (std::sin(kTheta) - 0.3 * std::cos(kTheta))), 1.0, 0.03);
-  EXPECT_NEAR(slope_acceleration(0.0, false) / (kG * std::sin(kTheta)), 1.0, 0.03);
+  EXPECT_NEAR(slope_acceleration(0.3, false) / (kGravity * (std::sin(kSlopeAngle) - 0.3 * std::cos(kSlopeAngle))), 1.0, 0.03);
+  EXPECT_NEAR(slope_acceleration(0.0, false) / (kGravity * std::sin(kSlopeAngle)), 1.0, 0.03);
   EXPECT_LT(std::abs(slope_acceleration(0.7, false)), 0.01);
 }
 
 TEST(MeshCollisions, ABlockSlidesOnAnotherWithTheCoulombAccelerationAndSticksAboveTheSlope) {
-  EXPECT_NEAR(slope_acceleration(0.3, true) / (kG * (std::sin(kTheta) - 0.3 * std::cos(kTheta))), 1.0, 0.03);
+  EXPECT_NEAR(slope_acceleration(0.3, true) / (kGravity * (std::sin(kSlopeAngle) - 0.3 * std::cos(kSlopeAngle))), 1.0, 0.03);
   EXPECT_LT(std::abs(slope_acceleration(0.7, true)), 0.01);
 }
 
@@ -197,7 +197,7 @@ TEST(MeshCollisions, ABlockSlidesOnAnotherWithTheCoulombAccelerationAndSticksAbo
 TEST(MeshCollisions, EdgeContactsCarryFriction) {
   auto slide = [](double mu) {
     nlohmann::json j = crossing_strips(true);
-    j["gravity"] = {0, -kG * std::cos(kTheta), kG * std::sin(kTheta)};
+    j["gravity"] = {0, -kGravity * std::cos(kSlopeAngle), kGravity * std::sin(kSlopeAngle)};
     j["contact"]["friction"]["mu"] = mu;
     PbdRun run(j);
     run.run(20);  // lands at about 0.08 s
@@ -209,7 +209,7 @@ TEST(MeshCollisions, EdgeContactsCarryFriction) {
     return z1 - z0;
   };
   EXPECT_LT(std::abs(slide(0.7)), 1e-3);
-  EXPECT_GT(slide(0.0), 0.5 * kG * std::sin(kTheta) * 0.04);  // at least what it would slide from rest
+  EXPECT_GT(slide(0.0), 0.5 * kGravity * std::sin(kSlopeAngle) * 0.04);  // at least what it would slide from rest
 }
 
 TEST(MeshCollisions, OneAndTwoThreadsGiveTheSameBits) {

@@ -20,7 +20,7 @@ nlohmann::json constraint_scene() {
                              "friction": {"mu": 0.4}}})json"_json;
 }
 
-std::string error_of(const nlohmann::json& j) {
+std::string contact_scene_error(const nlohmann::json& j) {
   try {
     parse_scene(j, "s.json");
   } catch (const InputError& e) {
@@ -56,7 +56,7 @@ TEST(ConstraintContactScene, RejectsWhatItCannotTakeNamingTheKey) {
   auto with = [](auto edit) {
     auto j = constraint_scene();
     edit(j);
-    return error_of(j);
+    return contact_scene_error(j);
   };
   EXPECT_NE(with([](auto& j) { j["contact"]["kappa"] = 1e5; }).find("contact.kappa"), std::string::npos);
   EXPECT_NE(with([](auto& j) { j["contact"]["dhat"] = 1e-3; }).find("contact.dhat"), std::string::npos);
@@ -76,7 +76,7 @@ TEST(ConstraintContactScene, RejectsWhatItCannotTakeNamingTheKey) {
   auto barrier = constraint_scene();
   barrier["contact"].erase("detection_distance");
   barrier["contact"]["type"] = "barrier";
-  EXPECT_NE(error_of(barrier).find("contact.constraint"), std::string::npos);
+  EXPECT_NE(contact_scene_error(barrier).find("contact.constraint"), std::string::npos);
 }
 
 }  // namespace

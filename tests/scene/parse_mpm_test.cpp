@@ -36,7 +36,7 @@ nlohmann::json sand_scene() {
   })json"_json;
 }
 
-std::string error_of(const nlohmann::json& j) {
+std::string mpm_scene_error(const nlohmann::json& j) {
   try {
     const MpmScene scene = parse_mpm_scene(j, "sand.json");
     if (scene.dim == 2) build_mpm_solver<2>(scene);
@@ -175,7 +175,7 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   auto with = [](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json j = sand_scene();
     change(j);
-    return error_of(j);
+    return mpm_scene_error(j);
   };
   auto expect_mentions = [](const std::string& message, const std::vector<std::string>& parts) {
     ASSERT_FALSE(message.empty()) << "no error; expected one mentioning " << parts.front();
@@ -198,7 +198,7 @@ TEST(MpmScene, BadInputIsOneMessageNamingTheKey) {
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["box"] = {{"min", {0.9, 0.4}}, {"max", {1.2, 0.8}}}; }),
                   {"mpm.bodies[0].box", "outside the grid's interior", "0.96875"});
   // Sizes that would exhaust memory are refused before anything is allocated.
-  expect_mentions(error_of(R"json({"dim": 3, "mpm": {"grid": {"cells": [512, 512, 512], "spacing": 0.01},
+  expect_mentions(mpm_scene_error(R"json({"dim": 3, "mpm": {"grid": {"cells": [512, 512, 512], "spacing": 0.01},
                                    "materials": [{}], "bodies": [{"box": {"min": [1, 1, 1], "max": [2, 2, 2]}}]}})json"_json),
                   {"mpm.grid.cells", "limit"});
   expect_mentions(with([](auto& j) { j["mpm"]["bodies"][0]["particles_per_cell"] = 1000; j["mpm"]["grid"]["cells"] = {2048, 2048};

@@ -29,7 +29,7 @@ nlohmann::json tank() {
   })json"_json;
 }
 
-std::string error_of(const nlohmann::json& j) {
+std::string pbf_scene_error(const nlohmann::json& j) {
   try {
     const PbfScene scene = parse_pbf_scene(j, "tank.json");
     if (scene.dim == 2) build_pbf_solver<2>(scene);
@@ -77,7 +77,7 @@ TEST(ParsePbf, BadInputNamesTheKey) {
   auto with = [](auto edit) {
     nlohmann::json j = tank();
     edit(j);
-    return error_of(j);
+    return pbf_scene_error(j);
   };
   auto expect_mentions = [](const std::string& message, const std::string& what) {
     EXPECT_NE(message.find(what), std::string::npos) << what << " not in: " << message;

@@ -217,10 +217,10 @@ TEST(AffineBody, RigidSpinUnderBackwardEulerFollowsTheNearestRotationRecurrenceA
 
 // The rigid box of friction_slope_test.cpp's FEM block (0.2 m cube, 1000 kg/m^3) on the plane
 // y = 0, gravity tilted by theta with tan theta = 0.2.
-constexpr double kTan = 0.2, kG = 9.81;
+constexpr double kSlopeTan = 0.2, kGravity = 9.81;
 
 std::vector<double> slope_run(double mu, double duration, bool rigid) {
-  const double theta = std::atan(kTan);
+  const double theta = std::atan(kSlopeTan);
   nlohmann::json j = R"json({
     "dim": 3, "time": {"dt": 0.01, "steps": 1},
     "bodies": [{"name": "block", "kind": "affine",
@@ -231,7 +231,7 @@ std::vector<double> slope_run(double mu, double duration, bool rigid) {
     "solver": {"tolerance": 1e-5}
   })json"_json;
   if (rigid) j["bodies"][0]["affine"] = {{"rigid", true}};
-  j["gravity"] = {kG * std::sin(theta), -kG * std::cos(theta), 0.0};
+  j["gravity"] = {kGravity * std::sin(theta), -kGravity * std::cos(theta), 0.0};
   j["contact"]["friction"] = {{"mu", mu}};
   const Scene scene = parse_scene(j, "slope.json");
   Model model = build_model(scene);
@@ -253,13 +253,13 @@ std::vector<double> slope_run(double mu, double duration, bool rigid) {
 TEST(AffineBody, RigidBoxOnASlopeSticksAndSlidesLikeTheFemBlock) {
   // mu 0.5 > tan theta: held, creeping at the smoothed law's speed eps_v (1 - sqrt(1 - tan / mu)).
   const std::vector<double> held = slope_run(0.5, 2.0, true);
-  const double v_creep = 1e-3 * (1 - std::sqrt(1 - kTan / 0.5));
+  const double v_creep = 1e-3 * (1 - std::sqrt(1 - kSlopeTan / 0.5));
   std::printf("rigid box, mu 0.5: final speed %.4g mm/s (smoothed-law creep %.4g mm/s)\n", held.back() * 1e3,
               v_creep * 1e3);
   EXPECT_NEAR(held.back(), v_creep, 0.05 * v_creep);
   // mu 0.1 < tan theta: a = g (sin - mu cos), from the velocities over [0.3 s, 1 s].
   const std::vector<double> slide = slope_run(0.1, 1.0, true);
-  const double theta = std::atan(kTan), expected = kG * (std::sin(theta) - 0.1 * std::cos(theta));
+  const double theta = std::atan(kSlopeTan), expected = kGravity * (std::sin(theta) - 0.1 * std::cos(theta));
   const double a = (slide[99] - slide[29]) / 0.7;
   std::printf("rigid box, mu 0.1: a = %.4f m/s^2 (expected %.4f)\n", a, expected);
   EXPECT_NEAR(a, expected, 0.01 * expected);

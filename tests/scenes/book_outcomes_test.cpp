@@ -129,7 +129,7 @@ TEST(BookOutcomes, SquareOnSlopeDoesNotStopAtOrBelowTheCriticalFriction) {
 // top one (body 0, nodes 0-8) above the bottom one (body 1, nodes 9-17), pressed by a ceiling
 // (node 18) onto the ground y = -1. The book's node order is softsim's (book_reference_test).
 
-struct SquaresOutcome {
+struct StackOutcome {
   double top_rotation = 0.0, bottom_rotation = 0.0;  // rad, counter-clockwise, unwrapped, at the end
   double largest_rotation_change = 0.0;              // rad between two samples, either square
   Eigen::Vector2d top_centre, bottom_centre;         // at the end
@@ -137,7 +137,7 @@ struct SquaresOutcome {
   double bottom_shift = 0.0;                         // m, the bottom centre's final x minus its start
 };
 
-SquaresOutcome squares_outcome(const Model& model, const BookTrajectory& t) {
+StackOutcome squares_outcome(const Model& model, const BookTrajectory& t) {
   const Body &top = model.bodies[0], &bottom = model.bodies[1];
   auto rows = [](const VecX& x, const Body& b) { return node_rows(x, b.first_vertex, b.mesh.num_vertices()); };
   const VecX& start = t.positions.begin()->second;
@@ -147,7 +147,7 @@ SquaresOutcome squares_outcome(const Model& model, const BookTrajectory& t) {
     top_turn.add(best_fit_rotation(rows(start, top), rows(x, top)));
     bottom_turn.add(best_fit_rotation(rows(start, bottom), rows(x, bottom)));
   }
-  SquaresOutcome o;
+  StackOutcome o;
   o.top_rotation = top_turn.angle();
   o.bottom_rotation = bottom_turn.angle();
   o.largest_rotation_change = std::max(top_turn.largest_change(), bottom_turn.largest_change());
@@ -166,7 +166,7 @@ constexpr double kDeg = M_PI / 180;
 // it was; with it, the top square rolls over twice and drags the bottom square, which tips over
 // once, to the left. Both end on the ground, the top square on the left. The angle ranges are
 // disjoint between the two cases (quarter and half turns), so they tell the cases apart.
-void expect_book_outcome(const SquaresOutcome& o, bool self_friction, double side, double ground, double dhat) {
+void expect_book_outcome(const StackOutcome& o, bool self_friction, double side, double ground, double dhat) {
   EXPECT_LT(o.largest_rotation_change, 90 * kDeg) << "samples too far apart to unwrap the rotation";
   EXPECT_LT(o.top_lowest, ground + dhat) << "the top square should end on the ground";
   EXPECT_LT(o.bottom_lowest, ground + dhat) << "the bottom square should end on the ground";
@@ -203,7 +203,7 @@ TEST(BookOutcomes, SelfContactSquaresTurnAndEndWhereTheBookCodesDo) {
         << "the book's node order should be softsim's";
     const BookTrajectory run = run_book_case_at_reference_steps(c, scene, model, ref);
     ASSERT_EQ(run.last_step, ref.last_step) << "softsim's run ended early";
-    const SquaresOutcome book = squares_outcome(model, ref), softsim = squares_outcome(model, run);
+    const StackOutcome book = squares_outcome(model, ref), softsim = squares_outcome(model, run);
     std::printf("[ book ] %s: top square turned %.4f deg (book) / %.4f deg (softsim), bottom %.4f / %.4f deg "
                 "(differences %.1e / %.1e rad); centres x top %.4f, bottom %.4f m, bottom moved %+.4f m (book)\n",
                 c.name, book.top_rotation / kDeg, softsim.top_rotation / kDeg, book.bottom_rotation / kDeg,

@@ -20,12 +20,12 @@
 namespace softsim::test {
 namespace {
 
-constexpr double kG = 9.81;
+constexpr double kGravity = 9.81;
 
 std::unique_ptr<Model> falling_body() {
   const Mesh mesh = generate_box(Vec3(1.0, 0.5, 0.5), Eigen::Vector3i(2, 1, 1));
   auto model = std::make_unique<Model>(3);
-  model->gravity = Vec3(0.0, -kG, 0.0);
+  model->gravity = Vec3(0.0, -kGravity, 0.0);
   model->add_vertices(mesh.vertices);
   std::shared_ptr<const Material<3>> material = make_material<3>("neo_hookean", LameParameters::from_young_poisson(1e5, 0.3));
   auto term = std::make_unique<SimplexElasticity<3>>(mesh.cells, mesh.vertices, material, "body");
@@ -60,9 +60,9 @@ double fall(const std::string& integrator, double h, int steps, const std::strin
   for (int n = 1; n <= steps; ++n) {
     const StepResult r = stepper->step(state, h);
     EXPECT_TRUE(r.converged) << r.failure;
-    const double discrete = -kG * h * h * n * (lagged ? n - 1 : n + 1) / 2.0;
+    const double discrete = -kGravity * h * h * n * (lagged ? n - 1 : n + 1) / 2.0;
     const double y = centre_of_mass_y(*model, state.x) - y0;
-    worst = std::max(worst, std::abs(y - discrete) / (kG * h * h * n * (n + 1) / 2.0));
+    worst = std::max(worst, std::abs(y - discrete) / (kGravity * h * h * n * (n + 1) / 2.0));
   }
   EXPECT_LT(worst, rel_tol) << integrator << " (" << nonlinear_solver
                             << "): centre of mass departs from the discrete free-fall formula";
@@ -71,17 +71,17 @@ double fall(const std::string& integrator, double h, int steps, const std::strin
     EXPECT_NEAR((state.v.segment<3>(3 * v) - state.v.segment<3>(0)).norm(), 0.0, speed_tol);
   const double drop = centre_of_mass_y(*model, state.x) - y0;
   std::printf("[ free fall ] %-16s h=%.4f t=%.2f: drop %.10f, -g t^2/2 %.10f, discrete-formula rel err %.1e\n",
-              integrator.c_str(), h, h * steps, drop, -kG * std::pow(h * steps, 2) / 2, worst);
+              integrator.c_str(), h, h * steps, drop, -kGravity * std::pow(h * steps, 2) / 2, worst);
   return drop;
 }
 
 TEST(FreeFall, BackwardEulerIsExactDiscreteAndFirstOrder) {
   const double t = 0.5;
-  const double e1 = fall("backward_euler", 0.01, 50) + kG * t * t / 2;
-  const double e2 = fall("backward_euler", 0.005, 100) + kG * t * t / 2;
+  const double e1 = fall("backward_euler", 0.01, 50) + kGravity * t * t / 2;
+  const double e2 = fall("backward_euler", 0.005, 100) + kGravity * t * t / 2;
   // y_n - (-g t^2 / 2) = -g h t / 2: lags behind, error halves with h.
-  EXPECT_NEAR(e1, -kG * 0.01 * t / 2, 1e-9);
-  EXPECT_NEAR(e2, -kG * 0.005 * t / 2, 1e-9);
+  EXPECT_NEAR(e1, -kGravity * 0.01 * t / 2, 1e-9);
+  EXPECT_NEAR(e2, -kGravity * 0.005 * t / 2, 1e-9);
   EXPECT_NEAR(e1 / e2, 2.0, 1e-6);
 }
 
@@ -91,27 +91,27 @@ TEST(FreeFall, BackwardEulerIsExactDiscreteAndFirstOrder) {
 TEST(FreeFall, FallsFromRestWhenTheFirstStepIsBelowTolerance) {
   const double h = 0.001, t = 0.02;
   for (const std::string solver : {"projected_newton", "damped_newton"}) {
-    const double e = fall("backward_euler", h, 20, solver) + kG * t * t / 2;
-    EXPECT_NEAR(e, -kG * h * t / 2, 1e-9) << solver;
+    const double e = fall("backward_euler", h, 20, solver) + kGravity * t * t / 2;
+    EXPECT_NEAR(e, -kGravity * h * t / 2, 1e-9) << solver;
   }
   // Inexact Newton's last step is a BiCGSTAB solve to the Eisenstat-Walker forcing term, so the
   // step it stops after is right to about that fraction (measured: 1.3e-3 of the drop, vertex
   // velocities 1e-3 m/s apart: within Newton's tolerance of 1e-2 m/s), not to round-off; without
   // it the body did not move at all.
   const double drop = fall("backward_euler", h, 20, "inexact_newton", 1e-2, 1e-2);
-  EXPECT_NEAR(drop, -kG * h * h * 20 * 21 / 2, 1e-2 * kG * h * h * 20 * 21 / 2);
+  EXPECT_NEAR(drop, -kGravity * h * h * 20 * 21 / 2, 1e-2 * kGravity * h * h * 20 * 21 / 2);
 }
 
 TEST(FreeFall, SymplecticEulerMatchesItsDiscreteFormula) {
   const double t = 0.5;
-  const double e = fall("symplectic_euler", 0.01, 50) + kG * t * t / 2;
-  EXPECT_NEAR(e, -kG * 0.01 * t / 2, 1e-9);
+  const double e = fall("symplectic_euler", 0.01, 50) + kGravity * t * t / 2;
+  EXPECT_NEAR(e, -kGravity * 0.01 * t / 2, 1e-9);
 }
 
 TEST(FreeFall, ForwardEulerMatchesItsDiscreteFormula) {
   const double t = 0.5;
-  const double e = fall("forward_euler", 0.01, 50) + kG * t * t / 2;
-  EXPECT_NEAR(e, kG * 0.01 * t / 2, 1e-9);
+  const double e = fall("forward_euler", 0.01, 50) + kGravity * t * t / 2;
+  EXPECT_NEAR(e, kGravity * 0.01 * t / 2, 1e-9);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "support/run_comparison.hpp"
 #include "support/small_scenes.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_lines.hpp"
 
 namespace softsim {
 namespace {
@@ -23,13 +24,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 using test::TempDir;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 json small_scene(const std::string& name) {
   for (const auto& s : test::small_scenes())
@@ -150,7 +144,7 @@ TEST_P(Resume, EndsBitwiseWhereTheUninterruptedRunEnds) {
 
   // The same state, stepper state and table (but for wall time), and the same frames listed.
   test::expect_same_checkpointed_state(straight, resumed, kSteps);
-  EXPECT_EQ(read_text(straight / "frames" / "simulation.pvd"), read_text(resumed / "frames" / "simulation.pvd"));
+  EXPECT_EQ(test::file_text(straight / "frames" / "simulation.pvd"), test::file_text(resumed / "frames" / "simulation.pvd"));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIntegratorAndContactModel, Resume, ::testing::ValuesIn(resume_cases()),
@@ -175,7 +169,7 @@ struct FinishedRun {
     return "(no error)";
   }
   void rewrite(const std::function<void(std::string&)>& edit) {
-    std::string bytes = read_text(checkpoint_path(out));
+    std::string bytes = test::file_text(checkpoint_path(out));
     edit(bytes);
     std::ofstream(checkpoint_path(out), std::ios::binary | std::ios::trunc) << bytes;
   }
@@ -247,7 +241,7 @@ TEST(Checkpoint, ResumingTrimsTheRowsOfStepsAfterTheCheckpoint) {
   // Rows a killed run wrote after its last checkpoint are dropped, then written again.
   std::ofstream(r.out / "stats.csv", std::ios::app) << "3,junk\n4,junk\n";
   EXPECT_EQ(r.resume_error(4), "(no error)");
-  const std::string stats = read_text(r.out / "stats.csv");
+  const std::string stats = test::file_text(r.out / "stats.csv");
   EXPECT_EQ(stats.find("junk"), std::string::npos) << stats;
   EXPECT_EQ(std::count(stats.begin(), stats.end(), '\n'), 5) << stats;  // header + 4 steps
 }

@@ -33,8 +33,6 @@ nlohmann::json falling_block() {
   })json"_json;
 }
 
-std::vector<std::string> lines(const std::filesystem::path& p) { return test::file_lines(p); }
-
 TEST(MpmRun, WritesFramesStatsAndSummary) {
   test::TempDir dir("mpm_run");
   RunOptions options;
@@ -56,10 +54,10 @@ TEST(MpmRun, WritesFramesStatsAndSummary) {
   const std::string last = text.str();
   for (const char* field : {"\"velocity\"", "\"plastic_strain\"", "\"J\""}) EXPECT_NE(last.find(field), std::string::npos);
   int listed = 0;
-  for (const std::string& line : lines(dir.path() / "frames" / "simulation.pvd"))
+  for (const std::string& line : test::file_lines(dir.path() / "frames" / "simulation.pvd"))
     listed += line.find("\"particles_") != std::string::npos;
   EXPECT_EQ(listed, 4);
-  const std::vector<std::string> stats = lines(dir.path() / "stats.csv");
+  const std::vector<std::string> stats = test::file_lines(dir.path() / "stats.csv");
   ASSERT_EQ(stats.size(), 13u);  // header + 12 steps
   // Free fall inside the grid (no wall reached): momentum_y = -M g t after 12 steps.
   std::stringstream row(stats.back());
@@ -148,7 +146,7 @@ void expect_bit_for_bit_resume(const char* transfer) {
   EXPECT_TRUE(a.stepper_bytes == b.stepper_bytes) << "the particles differ after the resume";
   EXPECT_EQ(a.state.t, b.state.t);
   // The same rows in stats.csv (the first nine columns: all but the timings) and last frame.
-  const auto rows_a = lines(straight.path() / "stats.csv"), rows_b = lines(broken.path() / "stats.csv");
+  const auto rows_a = test::file_lines(straight.path() / "stats.csv"), rows_b = test::file_lines(broken.path() / "stats.csv");
   ASSERT_EQ(rows_a.size(), rows_b.size());
   auto physics = [](const std::string& row) {
     std::size_t at = 0;
@@ -157,9 +155,9 @@ void expect_bit_for_bit_resume(const char* transfer) {
   };
   for (std::size_t r = 0; r < rows_a.size(); ++r) EXPECT_EQ(physics(rows_a[r]), physics(rows_b[r])) << "row " << r;
   const std::filesystem::path last = std::filesystem::path("frames") / "particles_00012.vtu";
-  EXPECT_EQ(lines(straight.path() / last), lines(broken.path() / last));
+  EXPECT_EQ(test::file_lines(straight.path() / last), test::file_lines(broken.path() / last));
   int listed = 0;  // 0, 5 and 7 (the first run's end), then 10 and 12
-  for (const std::string& line : lines(broken.path() / "frames" / "simulation.pvd"))
+  for (const std::string& line : test::file_lines(broken.path() / "frames" / "simulation.pvd"))
     listed += line.find("\"particles_") != std::string::npos;
   EXPECT_EQ(listed, 5);
 
@@ -173,11 +171,11 @@ void expect_bit_for_bit_resume(const char* transfer) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("another scene"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(lines(broken.path() / "stats.csv").size(), 13u);
+  EXPECT_EQ(test::file_lines(broken.path() / "stats.csv").size(), 13u);
   // Only the run's length may change: a longer continuation of the same scene goes on.
   options.steps = 15;
   EXPECT_EQ(run_mpm(scene, options).steps_done, 15);
-  EXPECT_EQ(lines(broken.path() / "stats.csv").size(), 16u);
+  EXPECT_EQ(test::file_lines(broken.path() / "stats.csv").size(), 16u);
 }
 
 TEST(MpmRun, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {

@@ -30,8 +30,6 @@ nlohmann::json small_dam() {
   })json"_json;
 }
 
-std::vector<std::string> lines(const std::filesystem::path& p) { return test::file_lines(p); }
-
 TEST(PbfRun, WritesFramesStatsAndSummary) {
   test::TempDir dir("pbf_run");
   RunOptions options;
@@ -47,7 +45,7 @@ TEST(PbfRun, WritesFramesStatsAndSummary) {
   std::stringstream text;
   text << std::ifstream(dir.path() / "frames" / "particles_00012.vtu").rdbuf();
   for (const char* field : {"\"velocity\"", "\"density\""}) EXPECT_NE(text.str().find(field), std::string::npos);
-  const std::vector<std::string> stats = lines(dir.path() / "stats.csv");
+  const std::vector<std::string> stats = test::file_lines(dir.path() / "stats.csv");
   ASSERT_EQ(stats.size(), 13u);
   EXPECT_NE(stats.front().find(",density_error_mean,density_error_max"), std::string::npos) << stats.front();
   std::ifstream summary_file(dir.path() / "summary.json");
@@ -77,7 +75,7 @@ TEST(PbfRun, AResumedRunEndsBitForBitWhereAnUnbrokenOneDoes) {
   EXPECT_EQ(b.step, 12);
   EXPECT_TRUE(a.stepper_bytes == b.stepper_bytes) << "the particles differ after the resume";
   const std::filesystem::path last = std::filesystem::path("frames") / "particles_00012.vtu";
-  EXPECT_EQ(lines(straight.path() / last), lines(broken.path() / last));
+  EXPECT_EQ(test::file_lines(straight.path() / last), test::file_lines(broken.path() / last));
 }
 
 }  // namespace

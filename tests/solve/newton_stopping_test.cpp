@@ -10,7 +10,7 @@
 namespace softsim {
 namespace {
 
-constexpr double kH = 0.01;
+constexpr double kStep = 0.01;
 
 // The position after one step from rest at the origin.
 Vec2 one_step(double tolerance, bool take_last_step, bool vertex_l1) {
@@ -26,7 +26,7 @@ Vec2 one_step(double tolerance, bool take_last_step, bool vertex_l1) {
   options.newton.vertex_l1_dim = vertex_l1 ? 2 : 0;
   auto stepper = make_stepper(model, options);
   State state{VecX::Zero(2), VecX::Zero(2), 0.0};
-  EXPECT_TRUE(stepper->step(state, kH).converged);
+  EXPECT_TRUE(stepper->step(state, kStep).converged);
   return state.x.head<2>();
 }
 

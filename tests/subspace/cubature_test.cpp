@@ -40,7 +40,7 @@ TEST(Cubature, FindsAnExactSparseCombination) {
   EXPECT_LT(c.relative_error, 1e-10);
 }
 
-Model cantilever() {
+Model cubature_cantilever() {
   const nlohmann::json j = R"json({
     "dim": 2,
     "bodies": [{"name": "block", "generator": {"type": "rectangle", "size": [1.0, 1.0], "resolution": [2, 2]},
@@ -68,7 +68,7 @@ VecX reduced_force(const Model& model, const ReducedBasis& basis, const VecX& q)
 }
 
 TEST(Cubature, CantileverForcesAtUntrainedPoses) {
-  Model model = cantilever();
+  Model model = cubature_cantilever();
   const ReducedBasis basis = modal_derivative_basis(model, kBeam, 20);
   BodyCubatureOptions options;
   options.fit.tolerance = 0.01;

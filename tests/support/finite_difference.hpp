@@ -8,6 +8,11 @@
 
 namespace softsim::test {
 
+// (f(x + h) - f(x - h)) / 2h for a scalar function of one variable.
+inline double central_difference(const std::function<double(double)>& f, double x, double h) {
+  return (f(x + h) - f(x - h)) / (2 * h);
+}
+
 inline VecX fd_gradient(const std::function<double(const VecX&)>& f, const VecX& x, double h = 1e-6) {
   VecX g(x.size());
   VecX xp = x;

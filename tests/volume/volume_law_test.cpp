@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "softsim/volume/volume_law.hpp"
+#include "volume/all_volume_models.hpp"
 
 namespace softsim {
 namespace {
@@ -18,10 +19,8 @@ VolumeLaw law(VolumeModel model, double kappa_atm = 1.0, double V0 = 1.0) {
   return w;
 }
 
-const VolumeModel kModels[] = {VolumeModel::Quadratic, VolumeModel::IdealGas, VolumeModel::NearlyIncompressible};
-
 TEST(VolumeLaw, DerivativesMatchFiniteDifferences) {
-  for (VolumeModel m : kModels) {
+  for (VolumeModel m : test::kAllVolumeModels) {
     SCOPED_TRACE(to_string(m));
     const VolumeLaw w = law(m, 0.3, 2.0);
     for (double V : {0.4, 1.3, 2.0, 2.7, 5.0}) {
@@ -35,7 +34,7 @@ TEST(VolumeLaw, DerivativesMatchFiniteDifferences) {
 }
 
 TEST(VolumeLaw, MinimalAtRestVolumeAndGrowingUnderCompression) {
-  for (VolumeModel m : kModels) {
+  for (VolumeModel m : test::kAllVolumeModels) {
     SCOPED_TRACE(to_string(m));
     const VolumeLaw w = law(m);
     EXPECT_EQ(w.energy(1.0), 0.0);

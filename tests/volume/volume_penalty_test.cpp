@@ -10,6 +10,7 @@
 #include "softsim/mesh/surface_components.hpp"
 #include "softsim/model/model.hpp"
 #include "softsim/volume/volume_penalty.hpp"
+#include "volume/all_volume_models.hpp"
 #include "support/finite_difference.hpp"
 #include "support/fem_models.hpp"
 
@@ -45,8 +46,6 @@ std::unique_ptr<CavityModel> cavity_model(VolumeModel m, double kappa_atm) {
   return out;
 }
 
-const VolumeModel kModels[] = {VolumeModel::Quadratic, VolumeModel::IdealGas, VolumeModel::NearlyIncompressible};
-
 // The volume penalty keeps no data: evaluated with an empty context.
 const Stage kNoStage;
 const ModelData kNoData;
@@ -61,7 +60,7 @@ VecX gradient(const VolumePenalty& t, const VecX& x) {
 }
 
 TEST(VolumePenalty, GradientMatchesFiniteDifferences) {
-  for (VolumeModel m : kModels) {
+  for (VolumeModel m : test::kAllVolumeModels) {
     SCOPED_TRACE(to_string(m));
     auto c = cavity_model(m, 0.5);
     // Compressed by 20% plus noise, so W' is far from 0.
@@ -73,7 +72,7 @@ TEST(VolumePenalty, GradientMatchesFiniteDifferences) {
 }
 
 TEST(VolumePenalty, MatrixFreeProductIsTheFullDenseHessian) {
-  for (VolumeModel m : kModels) {
+  for (VolumeModel m : test::kAllVolumeModels) {
     SCOPED_TRACE(to_string(m));
     auto c = cavity_model(m, 0.5);
     const Model& model = c->model;
@@ -124,7 +123,7 @@ TEST(VolumePenalty, ProjectedAssemblyIsPositiveSemiDefinite) {
 }
 
 TEST(VolumePenalty, StepFilterKeepsLogarithmicLawsDefined) {
-  for (VolumeModel m : kModels) {
+  for (VolumeModel m : test::kAllVolumeModels) {
     SCOPED_TRACE(to_string(m));
     auto c = cavity_model(m, 1.0);
     const VecX x = c->model.rest_positions;

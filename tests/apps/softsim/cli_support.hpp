@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "support/temp_dir.hpp"
 
 namespace softsim_cli_test {
@@ -38,6 +40,17 @@ inline std::string read_text(const fs::path& p) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A JSON file the tool wrote; a file that does not parse fails the test, naming it.
+inline nlohmann::json read_json(const fs::path& p) {
+  const std::string text = read_text(p);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << p << " is not valid JSON (" << e.what() << "):\n" << text;
+    return nlohmann::json::object();
+  }
 }
 
 inline std::vector<std::string> lines_of(const std::string& text) {

@@ -14,16 +14,6 @@
 namespace softsim_cli_test {
 namespace {
 
-nlohmann::json read_json(const fs::path& p) {
-  const std::string text = read_text(p);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << p << " is not valid JSON (" << e.what() << "):\n" << text;
-    return nlohmann::json::object();
-  }
-}
-
 // Files listed by a .pvd (file="..." attributes), relative to its directory.
 std::vector<std::string> pvd_files(const fs::path& pvd) {
   std::vector<std::string> files;

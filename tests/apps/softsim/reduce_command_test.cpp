@@ -28,11 +28,6 @@ fs::path write_json(const fs::path& path, const nlohmann::json& json) {
   return path;
 }
 
-nlohmann::json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
 TEST(Reduce, WritesModesAscending) {
   SOFTSIM_REQUIRE_TOOL();
   TempDir tmp("reduce_modes");

@@ -6,20 +6,19 @@
 #include <functional>
 
 #include "softsim/contact/barrier/barrier.hpp"
+#include "support/finite_difference.hpp"
 
 namespace softsim {
 namespace {
-
-double central(const std::function<double(double)>& f, double x, double h) { return (f(x + h) - f(x - h)) / (2 * h); }
 
 TEST(Barrier, IpcDerivativesMatchFiniteDifferences) {
   const double shat = 1e-2;
   for (double s : {1e-5, 1e-4, 3e-3, 9e-3}) {
     const double h = 1e-4 * s;
-    EXPECT_NEAR(ipc_barrier_first_derivative(s, shat), central([&](double x) { return ipc_barrier(x, shat); }, s, h),
+    EXPECT_NEAR(ipc_barrier_first_derivative(s, shat), test::central_difference([&](double x) { return ipc_barrier(x, shat); }, s, h),
                 1e-6 * std::abs(ipc_barrier_first_derivative(s, shat)));
     EXPECT_NEAR(ipc_barrier_second_derivative(s, shat),
-                central([&](double x) { return ipc_barrier_first_derivative(x, shat); }, s, h),
+                test::central_difference([&](double x) { return ipc_barrier_first_derivative(x, shat); }, s, h),
                 1e-6 * std::abs(ipc_barrier_second_derivative(s, shat)));
   }
   EXPECT_EQ(ipc_barrier(shat, shat), 0);
@@ -34,10 +33,10 @@ TEST(Barrier, BookDerivativesMatchFiniteDifferences) {
   for (double d : {1e-4, 1e-3, 0.03, 0.09}) {
     const double h = 1e-4 * d;
     EXPECT_NEAR(book_barrier_first_derivative(d, dhat, kappa),
-                central([&](double x) { return book_barrier(x, dhat, kappa); }, d, h),
+                test::central_difference([&](double x) { return book_barrier(x, dhat, kappa); }, d, h),
                 1e-6 * std::abs(book_barrier_first_derivative(d, dhat, kappa)));
     EXPECT_NEAR(book_barrier_second_derivative(d, dhat, kappa),
-                central([&](double x) { return book_barrier_first_derivative(x, dhat, kappa); }, d, h),
+                test::central_difference([&](double x) { return book_barrier_first_derivative(x, dhat, kappa); }, d, h),
                 1e-6 * std::abs(book_barrier_second_derivative(d, dhat, kappa)));
   }
   // Known value: b(dhat/e) = (kappa/2)(1/e - 1)(-1)
@@ -50,10 +49,10 @@ TEST(Barrier, OfSquaredDistanceEveryForm) {
     for (double s : {1e-5, 1e-3, 8e-3}) {
       const double h = 1e-4 * s;
       const auto b = barrier_of_squared_distance(form, s, dhat, kappa);
-      EXPECT_NEAR(b.first, central([&](double x) { return barrier_of_squared_distance(form, x, dhat, kappa).value; }, s, h),
+      EXPECT_NEAR(b.first, test::central_difference([&](double x) { return barrier_of_squared_distance(form, x, dhat, kappa).value; }, s, h),
                   1e-6 * std::abs(b.first));
       EXPECT_NEAR(b.second,
-                  central([&](double x) { return barrier_of_squared_distance(form, x, dhat, kappa).first; }, s, h),
+                  test::central_difference([&](double x) { return barrier_of_squared_distance(form, x, dhat, kappa).first; }, s, h),
                   1e-6 * std::abs(b.second));
     }
   EXPECT_NEAR(barrier_of_squared_distance(BarrierForm::book_unsquared, 0.0025, 0.1, 2.0).value,

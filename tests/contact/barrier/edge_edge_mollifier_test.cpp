@@ -16,14 +16,12 @@ using test::fd_jacobian;
 using test::relative_error;
 using V3 = Eigen::Vector3d;
 
-double central(const std::function<double(double)>& f, double x, double h) { return (f(x + h) - f(x - h)) / (2 * h); }
-
 TEST(Mollifier, ScalarAndStencilDerivatives) {
   const double ex = 0.3;
   for (double c : {0.01, 0.1, 0.29}) {
-    EXPECT_NEAR(mollifier_first_derivative(c, ex), central([&](double x) { return mollifier(x, ex); }, c, 1e-6), 1e-8);
+    EXPECT_NEAR(mollifier_first_derivative(c, ex), test::central_difference([&](double x) { return mollifier(x, ex); }, c, 1e-6), 1e-8);
     EXPECT_NEAR(mollifier_second_derivative(c, ex),
-                central([&](double x) { return mollifier_first_derivative(x, ex); }, c, 1e-6), 1e-6);
+                test::central_difference([&](double x) { return mollifier_first_derivative(x, ex); }, c, 1e-6), 1e-6);
   }
   EXPECT_EQ(mollifier(0, ex), 0);
   EXPECT_EQ(mollifier(ex, ex), 1);

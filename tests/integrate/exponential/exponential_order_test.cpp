@@ -19,7 +19,7 @@
 namespace softsim {
 namespace {
 
-constexpr double kEnd = 0.5;
+constexpr double kOrderEnd = 0.5;
 
 double run_error(const std::string& type, int modes, int steps, const State& reference, SubspaceHistory history) {
   auto model = test::make_pendulum(50.0);
@@ -31,12 +31,12 @@ double run_error(const std::string& type, int modes, int steps, const State& ref
   options.exponential.krylov_tolerance = 1e-13;
   options.newton.tolerance = 1e-11;
   options.newton.project_psd = false;
-  return test::pendulum_error(*model, options, kEnd, steps, reference);
+  return test::pendulum_error(*model, options, kOrderEnd, steps, reference);
 }
 
 double measured_order(const std::string& type, int modes, int coarse_steps, SubspaceHistory history) {
   auto model = test::make_pendulum(50.0);
-  const State reference = test::rk4_reference(*model, test::initial_state(*model), kEnd, 20000);
+  const State reference = test::rk4_reference(*model, test::initial_state(*model), kOrderEnd, 20000);
   const double e1 = run_error(type, modes, coarse_steps, reference, history);
   const double e2 = run_error(type, modes, 2 * coarse_steps, reference, history);
   const double order = std::log2(e1 / e2);
@@ -45,7 +45,7 @@ double measured_order(const std::string& type, int modes, int coarse_steps, Subs
   return order;
 }
 
-struct Case {
+struct ExponentialCase {
   const char* type;
   int modes;
   double order;
@@ -54,21 +54,21 @@ struct Case {
 };
 constexpr SubspaceHistory kPrinted = SubspaceHistory::full;
 
-class ExponentialOrder : public ::testing::TestWithParam<Case> {};
+class ExponentialOrder : public ::testing::TestWithParam<ExponentialCase> {};
 
 TEST_P(ExponentialOrder, MatchesTheExpectedOrder) {
-  const Case c = GetParam();
+  const ExponentialCase c = GetParam();
   EXPECT_NEAR(measured_order(c.type, c.modes, c.steps, c.history), c.order, 0.2);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Methods, ExponentialOrder,
-    ::testing::Values(Case{"ere", 0, 2.0, 100}, Case{"siere", 1, 1.0, 2000}, Case{"beere", 1, 1.0, 2000},
-                      Case{"bdf2ere", 1, 2.0, 100}, Case{"sbdf2ere", 1, 2.0, 100}, Case{"str_sbdf2ere", 1, 2.0, 100},
-                      Case{"bdf2ere", 1, 1.0, 2000, kPrinted}, Case{"sbdf2ere", 1, 1.0, 2000, kPrinted},
-                      Case{"str_sbdf2ere", 1, 1.0, 2000, kPrinted}, Case{"siere", 0, 1.0, 2000},
-                      Case{"beere", 0, 1.0, 2000}, Case{"bdf2ere", 0, 2.0, 100}, Case{"sbdf2ere", 0, 2.0, 100},
-                      Case{"str_sbdf2ere", 0, 2.0, 100}),
+    ::testing::Values(ExponentialCase{"ere", 0, 2.0, 100}, ExponentialCase{"siere", 1, 1.0, 2000}, ExponentialCase{"beere", 1, 1.0, 2000},
+                      ExponentialCase{"bdf2ere", 1, 2.0, 100}, ExponentialCase{"sbdf2ere", 1, 2.0, 100}, ExponentialCase{"str_sbdf2ere", 1, 2.0, 100},
+                      ExponentialCase{"bdf2ere", 1, 1.0, 2000, kPrinted}, ExponentialCase{"sbdf2ere", 1, 1.0, 2000, kPrinted},
+                      ExponentialCase{"str_sbdf2ere", 1, 1.0, 2000, kPrinted}, ExponentialCase{"siere", 0, 1.0, 2000},
+                      ExponentialCase{"beere", 0, 1.0, 2000}, ExponentialCase{"bdf2ere", 0, 2.0, 100}, ExponentialCase{"sbdf2ere", 0, 2.0, 100},
+                      ExponentialCase{"str_sbdf2ere", 0, 2.0, 100}),
     [](const auto& info) {
       return std::string(info.param.type) + "_s" + std::to_string(info.param.modes) + "_" + name_of(info.param.history);
     });
