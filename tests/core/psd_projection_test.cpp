@@ -12,22 +12,23 @@ namespace softsim {
 namespace {
 
 // A symmetric, indefinite (K Dim)^2 matrix of the form D^T A D, D the map from K points to their
-// K - 1 differences with the first: every common translation is in its null space.
+// K - 1 differences with the first: every common translation is in its null space. (The test's
+// own decompositions are of dynamic size: one instantiation serves every shape.)
 template <int K, int Dim>
 Eigen::Matrix<double, K * Dim, K * Dim> relative_hessian(std::mt19937& rng, double negative_share) {
   constexpr int n = (K - 1) * Dim;
   std::normal_distribution<double> g;
-  Eigen::Matrix<double, n, n> B;
+  Eigen::MatrixXd B(n, n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) B(i, j) = g(rng);
   // Eigenvalues of both signs (a barrier's b'' g g^T + b' H_d is indefinite), some tiny.
-  Eigen::Matrix<double, n, 1> lambda;
+  Eigen::VectorXd lambda(n);
   for (int i = 0; i < n; ++i) lambda(i) = (std::uniform_real_distribution<double>(0, 1)(rng) < negative_share ? -1.0 : 1.0) *
                                           std::pow(10.0, std::uniform_real_distribution<double>(-6, 4)(rng));
-  const Eigen::HouseholderQR<Eigen::Matrix<double, n, n>> qr(B);
-  const Eigen::Matrix<double, n, n> V = qr.householderQ();
-  const Eigen::Matrix<double, n, n> A = V * lambda.asDiagonal() * V.transpose();
-  Eigen::Matrix<double, n, K * Dim> D = Eigen::Matrix<double, n, K * Dim>::Zero();
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(B);
+  const Eigen::MatrixXd V = qr.householderQ();
+  const Eigen::MatrixXd A = V * lambda.asDiagonal() * V.transpose();
+  Eigen::MatrixXd D = Eigen::MatrixXd::Zero(n, K * Dim);
   for (int a = 1; a < K; ++a)
     for (int d = 0; d < Dim; ++d) {
       D((a - 1) * Dim + d, a * Dim + d) = 1.0;
@@ -54,7 +55,8 @@ void check_shape(std::uint32_t seed) {
       for (int a = 0; a < K; ++a) t(a * Dim + d) = 1.0;
       EXPECT_LE((reduced * t).norm(), 1e-12 * scale);
     }
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, K * Dim, K * Dim>> eig(reduced);
+    const Eigen::MatrixXd reduced_dynamic = reduced;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(reduced_dynamic);
     EXPECT_GE(eig.eigenvalues().minCoeff(), -1e-12 * scale);
   }
 }

@@ -96,10 +96,11 @@ double smallest_singular_value(const MatD<D>& F) {
   return Eigen::JacobiSVD<MatD<D>>(F).singularValues()(D - 1);
 }
 
-// Smallest eigenvalue of a tangent dP/dF (symmetric, D^2 x D^2), for PSD checks.
+// Smallest eigenvalue of a tangent dP/dF (symmetric, D^2 x D^2), for PSD checks. Of dynamic size:
+// one eigensolver, instantiated once, serves both dimensions.
 template <int D>
 double min_eigenvalue(const MatD<D * D>& K) {
-  return Eigen::SelfAdjointEigenSolver<MatD<D * D>>(K).eigenvalues().minCoeff();
+  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Eigen::MatrixXd(K), Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
 }
 
 }  // namespace softsim::test

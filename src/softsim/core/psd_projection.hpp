@@ -92,4 +92,21 @@ void project_psd_translation_invariant(Eigen::Matrix<double, K * Dim, K * Dim>& 
   H = helmert_times<K, Dim>(QR.transpose()).transpose();  // Q R Q^T = (Q (Q R)^T)^T
 }
 
+// The sizes contact stencils, shells, hinges and elements project are compiled once, in
+// psd_projection.cpp and psd_projection_relative.cpp: each fixed-size eigensolver costs about ten
+// seconds of compile time in every file that would instantiate it. 2 x 2 and 3 x 3 stay inline
+// (a 2D element's or spring's projection is on the small scenes' hot path).
+using PsdMatrixUpTo12 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12>;
+extern template void project_psd(Eigen::MatrixBase<Eigen::Matrix<double, 4, 4>>&);
+extern template void project_psd(Eigen::MatrixBase<Eigen::Matrix<double, 6, 6>>&);
+extern template void project_psd(Eigen::MatrixBase<Eigen::Matrix<double, 9, 9>>&);
+extern template void project_psd(Eigen::MatrixBase<Eigen::Matrix<double, 12, 12>>&);
+extern template void project_psd(Eigen::MatrixBase<PsdMatrixUpTo12>&);
+extern template void project_psd(Eigen::MatrixBase<Eigen::MatrixXd>&);
+extern template void project_psd_translation_invariant<2, 2>(Eigen::Matrix<double, 4, 4>&);
+extern template void project_psd_translation_invariant<3, 2>(Eigen::Matrix<double, 6, 6>&);
+extern template void project_psd_translation_invariant<2, 3>(Eigen::Matrix<double, 6, 6>&);
+extern template void project_psd_translation_invariant<3, 3>(Eigen::Matrix<double, 9, 9>&);
+extern template void project_psd_translation_invariant<4, 3>(Eigen::Matrix<double, 12, 12>&);
+
 }  // namespace softsim

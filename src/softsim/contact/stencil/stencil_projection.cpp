@@ -1,6 +1,5 @@
-// The PSD projections of contact stencil Hessians, in one translation unit: the fixed-size
-// eigensolvers they instantiate (up to 12 x 12) are costly to compile, and every contact term
-// calls them through here instead of compiling its own copies.
+// The PSD projections of contact stencil Hessians, in one place for every contact term (their
+// fixed-size eigensolvers are compiled once, in core/psd_projection*.cpp).
 #include <type_traits>
 
 #include "softsim/contact/stencil/stencil_assembly.hpp"
@@ -23,7 +22,7 @@ void project_stencil_hessian(ContactStencilTerm& t, int num_coordinates) {
     case 6: project_block(std::integral_constant<int, 6>()); break;
     case 4: project_block(std::integral_constant<int, 4>()); break;
     default: {
-      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12> h = t.hess.topLeftCorner(num_coordinates, num_coordinates);
+      PsdMatrixUpTo12 h = t.hess.topLeftCorner(num_coordinates, num_coordinates);
       project_psd(h);
       t.hess.topLeftCorner(num_coordinates, num_coordinates) = h;
     }
