@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: run test build deps configure bench clean test-sanitize test-sanitize-fast fuzz install
+.PHONY: run test build python deps configure bench clean test-sanitize test-sanitize-fast fuzz install
 
 deps:
 	@./scripts/install-deps.sh
@@ -14,19 +14,25 @@ configure: deps
 	  cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null; \
 	fi
 
-# The CLI and the Python module (docs/python.md).
+# The CLI: all the default scene needs.
 build: configure
-	@cmake --build $(BUILD_DIR) --target softsim_app -j $(JOBS)
+	@cmake --build $(BUILD_DIR) --target softsim -j $(JOBS)
 
 run: build
 	@$(BUILD_DIR)/softsim run --out output/default
 
+# The Python module (docs/python.md); `make test` builds it too.
+python: configure
+	@cmake --build $(BUILD_DIR) --target _softsim -j $(JOBS)
+
+# Everything the tests need (the library, the CLI, the test programs, the Python module), then ctest.
 test: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
+# The benchmark programs (build/bench/bench_*), which the default build leaves out.
 bench: configure
-	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR)
