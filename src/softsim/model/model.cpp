@@ -9,6 +9,10 @@
 
 namespace softsim {
 
+Model::~Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+
 int Model::add_vertices(const MatX& vertices) {
   if (finalized()) throw std::logic_error("Model: add_vertices after finalize");
   const int first = num_vertices();

@@ -37,6 +37,11 @@ struct Body {
 class Model {
  public:
   explicit Model(int dim = 3) : dim_(dim) {}
+  // Defined out of line: the members' destructors and moves are compiled once, not in every file
+  // that holds a Model.
+  ~Model();
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
 
   int dim() const { return dim_; }
   int num_vertices() const { return static_cast<int>(rest_positions.size()) / dim_; }

@@ -45,6 +45,15 @@ struct EnumNames<OnFailure> {
 };
 
 struct Scene {
+  // Defined out of line (scene.cpp): the members' constructors, copies and destructors are
+  // compiled once, not in every file that holds a Scene.
+  Scene();
+  ~Scene();
+  Scene(const Scene&);
+  Scene(Scene&&) noexcept;
+  Scene& operator=(const Scene&);
+  Scene& operator=(Scene&&) noexcept;
+
   std::filesystem::path file;  // empty for the built-in default scene
   int dim = 3;
   double dt = 0.01;
