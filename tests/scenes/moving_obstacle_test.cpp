@@ -19,6 +19,7 @@
 #include "softsim/core/errors.hpp"
 #include "softsim/integrate/stepper.hpp"
 #include "softsim/scene/scene.hpp"
+#include "support/obstacle_clearance.hpp"
 
 namespace softsim {
 namespace {
@@ -107,18 +108,18 @@ TEST(MovingObstacle, LiftCarriesTheBlockAtItsSpeedAndKeyframesMoveItAsTold) {
 
 // Smallest gap between the block's vertices and a disc of radius r centred at the model's
 // vertex `pose`.
+// The smallest distance from the block's springs (segments, vertices included) to the disc.
 double gap_to_disc(const Model& model, const State& s, int pose, double r) {
-  const Vec2 c = s.x.segment<2>(2 * pose);
-  double gap = HUGE_VAL;
-  for (int i = 0; i < model.bodies[0].mesh.num_vertices(); ++i) gap = std::min(gap, (s.x.segment<2>(2 * i) - c).norm() - r);
-  return gap;
+  const int n = model.bodies[0].mesh.num_vertices();
+  const MatX V = s.x.head(2 * n).reshaped<Eigen::RowMajor>(n, 2);
+  return test::disk_clearance(V, model.bodies[0].mesh.cells, s.x.segment<2>(2 * pose), r);
 }
 
 // A disc (a sphere in 2D) moving at 0.5 m/s pushes the block along the ground. The push starts
 // with a bounce: the disc acts as an infinitely heavy wall, so the block leaves faster than it
 // (at most twice its speed). Without friction it keeps that speed and the gap grows; with
 // friction mu = 0.3 between block and ground (none with the disc) the block slows back to the
-// disc, which then pushes it at its own speed against the friction force mu m g. No vertex ever
+// disc, which then pushes it at its own speed against the friction force mu m g. No spring ever
 // enters the disc.
 struct PushRun {
   double closest = HUGE_VAL, fastest = 0.0, late_slowest = HUGE_VAL, late_fastest = 0.0, final_gap = 0.0;

@@ -151,15 +151,19 @@ void add_obstacle_barriers(Model& model, const Scene& scene) {
   const std::vector<int> poses = obstacle_pose_vertices(model, scene);
   const double dhat = scene.contact.dhat.value_or(default_contact_distance(model));
   const double kappa = scene.contact.kappa.value_or(1e5);
+  const CollisionMesh surface = build_collision_mesh(model);
   for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
     const ObstacleSpec& o = scene.obstacles[k];
     if (!o.is_analytic()) continue;  // mesh obstacles are part of the IPC collision mesh
     std::vector<double> weights(area.size());
     for (std::size_t i = 0; i < area.size(); ++i) weights[i] = area[i] * dhat;
     auto barrier = std::make_unique<ObstacleBarrier>(dim, analytic_obstacle(o, dim), weights, dhat, kappa, poses[k]);
+    barrier->set_surface(surface.faces, surface.edges, model.rest_positions);
     if (!(barrier->min_contact_distance(model.rest_positions) > 0.0))
-      throw InputError(fmt::format("{}: obstacles[{}]: a vertex starts on or {} the {}", scene.source(), k,
-                                   o.type == ObstacleType::plane ? "behind" : "inside", name_of(o.type)));
+      throw InputError(fmt::format("{}: obstacles[{}]: {} the {}", scene.source(), k,
+                                   o.type == ObstacleType::plane ? "a vertex starts on or behind"
+                                                                 : "a vertex, edge or face starts on or inside",
+                                   name_of(o.type)));
     if (is_position_based(scene.integrator.type)) {
       // XPBD and PBD project obstacle contact and friction themselves (pbd/obstacle_collisions.hpp):
       // the term only carries the obstacle to them, with every weight 0 (no energy, no friction).

@@ -110,7 +110,8 @@ void ObstacleBarrier::relative_position(const VecX& x, int i, VecUpTo3& out) con
 double ObstacleBarrier::min_contact_distance(const VecX& x, const ModelData*) const {
   double dmin = std::numeric_limits<double>::infinity();
   for (int i : weighted_) dmin = std::min(dmin, distance_of_vertex(x, i));
-  return dmin;
+  // A face or edge can be nearer than its vertices (obstacle_barrier_surface.cpp).
+  return std::min(dmin, feature_min_distance(x, dmin));
 }
 
 std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX& x) const {
@@ -123,7 +124,9 @@ std::vector<std::pair<int, double>> ObstacleBarrier::active_contacts(const VecX&
 }
 
 double ObstacleBarrier::evaluate(const EvalContext&, const VecX& x, const AssemblyOutputs& out) const {
-  return dim_ == 3 ? evaluate_in<3>(x, out) : evaluate_in<2>(x, out);
+  const double vertices = dim_ == 3 ? evaluate_in<3>(x, out) : evaluate_in<2>(x, out);
+  if (!std::isfinite(vertices)) return vertices;
+  return vertices + feature_barrier(x, out);
 }
 
 template <int D>
@@ -172,7 +175,8 @@ double ObstacleBarrier::evaluate_in(const VecX& x, const AssemblyOutputs& out) c
 }
 
 double ObstacleBarrier::max_step_fraction(const EvalContext&, const VecX& x, const VecX& p) const {
-  return dim_ == 3 ? max_step_in<3>(x, p) : max_step_in<2>(x, p);
+  const double vertices = dim_ == 3 ? max_step_in<3>(x, p) : max_step_in<2>(x, p);
+  return std::min(vertices, feature_step(x, p));
 }
 
 template <int D>

@@ -11,7 +11,18 @@
 // Li & Jiang 2025, §11.2): the obstacle is translated to x_a, so d_i depends on x_i - x_a, each
 // contact is a two-vertex stencil (i, a) and the step filter uses the relative motion p_i - p_a.
 // Vertices of weight 0 (the pose vertices, vertices with no contact area) are ignored.
+// Faces and edges (set_surface): a sphere's centre and a box's corners and edges are kept away
+// from the body's faces and edges as well (obstacle_features.hpp), by the same barrier on the
+// distance between those features less the sphere's radius, each pair weighted by dhat times
+// the mean contact area of its body vertices; the box's edge-edge pairs are mollified as in IPC
+// (Li et al. 2020, sec. 4.3). The step filter stops these pairs by additive CCD (Li, Kaufman & Jiang 2021,
+// Alg. 1) with the radius as the minimum separation, so no face passes through the obstacle
+// either.
+#include <vector>
+
 #include "softsim/contact/geometry/analytic_obstacle.hpp"
+#include "softsim/contact/geometry/obstacle_features.hpp"
+#include "softsim/contact/stencil/contact_stencil.hpp"
 #include "softsim/model/energy.hpp"
 
 namespace softsim {
@@ -30,6 +41,11 @@ class ObstacleBarrier : public Energy {
   bool vertex_support(std::vector<int>& vertices) const override;
   bool hooks_read_all_positions() const override { return false; }
 
+  // The body's surface: faces (f x 3, 3D) and edges (e x 2), model vertex ids, whose features
+  // the obstacle's are kept away from, and the rest positions (the edge-edge mollifier's
+  // threshold). Without it (or for a plane) only vertices are.
+  void set_surface(const MatXi& faces, const MatXi& edges, const VecX& rest_positions);
+
   // The vertices within the barrier's reach (d < dhat) at x with their distances (m).
   std::vector<std::pair<int, double>> active_contacts(const VecX& x) const;
 
@@ -40,6 +56,29 @@ class ObstacleBarrier : public Energy {
   // Written into `out` (sized to dim), whose storage a loop over vertices reuses.
   void relative_position(const VecX& x, int i, VecUpTo3& out) const;
   int pose_vertex() const { return pose_; }
+  // The features the body's faces and edges are kept from (empty for a plane or without a surface).
+  const ObstacleFeatures& features() const { return features_; }
+  bool has_surface_pairs() const { return !features_.empty() && (faces_.rows() > 0 || edges_.rows() > 0); }
+
+  // A pair of an obstacle feature and a body face or edge: its stencil on the rows of
+  // feature_positions (model vertices, then the features), the weight of its barrier, and
+  // whether it is a feature point's (at the separation) or an edge-edge pair (at 0, mollified).
+  struct FeaturePair {
+    ContactStencil stencil;
+    double weight = 0.0;
+    double separation = 0.0;
+    double mollifier_threshold = 0.0;  // edge-edge: eps_x of IPC's mollifier (Li et al. 2020, eq. 17)
+  };
+  // Model vertex rows of x then the feature rows at the obstacle's pose in x (num_vertices + m rows).
+  void feature_positions(const VecX& x, VertexRows& V) const;
+  // The pairs whose distance may be below `reach` at V: those of primitives whose vertices'
+  // distances, less the primitive's extent and `motion` (a bound on how far any of its points
+  // moves towards the obstacle), are below it, and whose box comes within reach of the feature's.
+  void feature_pairs(const VertexRows& V, const std::vector<double>& motion, double reach,
+                     std::vector<FeaturePair>& out) const;
+  // The distance of a pair at V (m, less its separation).
+  double pair_distance(const FeaturePair& pair, const VertexRows& V) const;
+
   const AnalyticObstacle& obstacle() const { return obstacle_; }
 
  private:
@@ -56,6 +95,13 @@ class ObstacleBarrier : public Energy {
   template <int D>
   double distance_of(const VecX& x, int i) const;
   double distance_of_vertex(const VecX& x, int i) const;  // relative_position's signed distance
+
+  double feature_barrier(const VecX& x, const AssemblyOutputs& out) const;
+  double feature_step(const VecX& x, const VecX& p) const;
+  double feature_min_distance(const VecX& x, double below) const;
+  // A pair's stencil as the gradient and Hessian are scattered: feature rows become the pose
+  // vertex of a moving obstacle, and rows without DOFs (>= num_vertices) for a static one.
+  ContactStencil scatter_stencil(const ContactStencil& s, int num_vertices) const;
   int dim_;
   AnalyticObstacle obstacle_;
   std::vector<double> weights_;
@@ -66,6 +112,11 @@ class ObstacleBarrier : public Energy {
   int pose_ = -1;
   const HessianLayout* layout_ = nullptr;
   int set_ = -1;  // moving obstacle: stencils (i, a) of the weighted vertices
+  ObstacleFeatures features_;
+  MatXi faces_, edges_;  // the body's surface primitives with positive weight
+  std::vector<double> face_weight_, edge_weight_;
+  std::vector<char> edge_in_face_;  // 3D: an edge of some face (its point pairs go through the face)
+  std::vector<double> edge_rest_length2_;  // squared rest length per body edge (the mollifier's threshold)
 };
 
 }  // namespace softsim

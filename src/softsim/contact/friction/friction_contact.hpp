@@ -27,6 +27,9 @@ struct FrictionContact {
   double distance_squared = 0.0;                     // where the contact was listed
   double lambda = 0.0;                               // normal force magnitude
   double mu = 0.0;                                   // friction coefficient of the pair
+  // An analytic obstacle's feature against a face or edge (obstacle_barrier.hpp): the weight of
+  // the pair's barrier, which its normal force carries.
+  double barrier_weight = 1.0;
   // Penalty contact points: the side of the closest feature p is on, and the contact normal
   // (the direction friction falls back to where the feature's own is undefined).
   double side = 1.0;

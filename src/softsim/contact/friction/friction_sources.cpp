@@ -81,14 +81,19 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
                          double kappa, const FrictionOptions& options)
       : barrier_(barrier), dim_(dim), weights_(std::move(weights)), dhat_(dhat), kappa_(kappa), options_(options) {}
   const Energy& contact_term() const override { return barrier_; }
-  void positions(const VecX& x, VertexRows& out) const override { out = as_rows(x, dim_); }
+  // The model's vertices, then the obstacle's feature points at its pose (no DOFs).
+  void positions(const VecX& x, VertexRows& out) const override {
+    if (barrier_.has_surface_pairs()) barrier_.feature_positions(x, out);
+    else out = as_rows(x, dim_);
+  }
   int num_dof_vertices() const override { return static_cast<int>(weights_.size()); }
 
   std::vector<FrictionContact> contacts(const EvalContext& ctx, const VecX& x) const override {
     std::vector<FrictionContact> contacts;
     VecUpTo3 grad, relative;
     const int pose = barrier_.pose_vertex();
-    const VertexRows V = as_rows(x, dim_);  // gathered from once, not copied per contact
+    VertexRows V;  // gathered from once, not copied per contact
+    positions(x, V);
     for (std::size_t i = 0; i < weights_.size(); ++i) {
       if (!(weights_[i] > 0.0) || static_cast<int>(i) == pose) continue;
       barrier_.relative_position(x, static_cast<int>(i), relative);
@@ -106,6 +111,28 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
       c.distance_squared = d * d;
       if (c.lambda > 0.0) contacts.push_back(std::move(c));
     }
+    // The obstacle's features against faces and edges (a face resting on a sphere between its
+    // vertices): IPC's frames of the pairs reduced to their closest features, the normal force of
+    // the pair's barrier. The feature points carry no DOFs: a moving obstacle's pose feels no
+    // friction reaction from these contacts.
+    if (!barrier_.has_surface_pairs()) return contacts;
+    std::vector<ObstacleBarrier::FeaturePair> pairs;
+    barrier_.feature_pairs(V, {}, dhat_, pairs);
+    const int n = num_dof_vertices();
+    for (const auto& pair : pairs) {
+      FrictionContact c = friction_contact(closest_features(pair.stencil, V), V);
+      const double d = std::sqrt(c.distance_squared) - pair.separation;
+      if (!(d > 0.0) || d >= dhat_) continue;
+      int body_vertex = -1;
+      for (int a = 0; a < c.stencil.num_vertices && body_vertex < 0; ++a)
+        if (c.stencil.ids[static_cast<std::size_t>(a)] < n) body_vertex = c.stencil.ids[static_cast<std::size_t>(a)];
+      if (body_vertex < 0) continue;
+      c.mu = options_.mu_between_groups(options_.group_of(body_vertex), options_.obstacle_group);
+      if (!(c.mu > 0.0)) continue;
+      c.barrier_weight = pair.weight;
+      c.lambda = frame_on<double>(ctx, c, gather(c.stencil, V).data()).lambda;
+      if (c.lambda > 0.0) contacts.push_back(std::move(c));
+    }
     return contacts;
   }
 
@@ -114,6 +141,17 @@ class ObstacleFrictionSource : public FrameSource<ObstacleFrictionSource> {
   // obstacle's pose (weights 1, -1 on the vertex and the pose).
   template <class S>
   FrictionFrame<S> frame_on(const EvalContext&, const FrictionContact& c, const S* x) const {
+    if (c.stencil.kind != StencilKind::point_obstacle) {
+      // A feature pair: IPC's frame of the stencil, lambda = -w b'(d) with d = sqrt(s) - the
+      // obstacle's separation, so dlambda/ds = -w b''(d) / (2 sqrt s).
+      FrictionFrame<S> f = stencil_frame<S>(c.stencil.kind, x, dim_);
+      const S s = closest_points_distance_squared(f, x, dim_);
+      const double root = std::sqrt(value_of(s)), d = root - barrier_.features().separation;
+      const double w = c.barrier_weight;
+      f.lambda = chain_scalar(s, -w * book_barrier_first_derivative(d, dhat_, kappa_),
+                              -w * book_barrier_second_derivative(d, dhat_, kappa_) / (2.0 * root));
+      return f;
+    }
     const bool moving = c.stencil.num_vertices == 2;
     VecUpTo3 xv(dim_), dx(dim_), grad;
     MatUpTo3 hess;
