@@ -43,12 +43,14 @@ ScratchVector<std::array<int, K>> id_rows(const MatXi& simplices) {
 }
 
 // `keep` (may be null): a further test on the pairs that are not excluded, run where they are found.
+// Rows of V0 beyond the mesh's (a caller's extra points, e.g. penalty contact's obstacle features)
+// are not read.
 Candidates find_candidates(const CollisionMesh& mesh, const VertexRows& V0, const VertexRows* V1,
                            double radius, BroadPhaseMethod method, bool with_edge_edge = true,
                            const PairFilter* keep = nullptr) {
-  if (V0.rows() != mesh.num_total_vertices() || V0.cols() != mesh.dim ||
+  if (V0.rows() < mesh.num_total_vertices() || V0.cols() != mesh.dim ||
       (V1 && (V1->rows() != V0.rows() || V1->cols() != V0.cols())))
-    throw std::invalid_argument("broad phase: positions do not match the collision mesh");
+    throw std::invalid_argument("broad phase: positions do not cover the collision mesh");
   Candidates c;
   const ScratchVector<Aabb> vb = vertex_boxes(V0, V1, mesh.vertices, radius);
   const ScratchVector<Aabb> eb = primitive_boxes(V0, V1, mesh.edges, radius);

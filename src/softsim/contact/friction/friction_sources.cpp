@@ -204,6 +204,9 @@ class PenaltyFrictionSource : public FrameSource<PenaltyFrictionSource> {
     const VertexRows V = contact_.collision_mesh().positions(x);
     std::vector<FrictionContact> contacts;
     for (const PenaltyContactPoint& p : contact_.contacts(ctx, x)) {
+      // Friction acts at the vertex contacts; an obstacle's feature against a face or edge
+      // (penalty/obstacle_feature_points.hpp) only pushes.
+      if (p.feature_of_obstacle >= 0) continue;
       if (!(p.lambda > 0.0) || !p.normal.allFinite() || p.normal.norm() == 0.0) continue;
       FrictionContact c;
       c.stencil = p.stencil;

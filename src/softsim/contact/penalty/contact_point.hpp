@@ -36,6 +36,11 @@ struct PenaltyContactPoint {
   // grad_p d (pointing from the surface towards p).
   double lambda = 0.0;
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> normal;
+  // An analytic obstacle's feature against a face or an edge (penalty/obstacle_feature_points.hpp):
+  // the obstacle's index, -1 for every other point. Its gap is side * (the distance between the
+  // stencil's features) - separation, not penalty_signed_distance's.
+  int feature_of_obstacle = -1;
+  double separation = 0.0;
 };
 
 // d of contact c with x[a] the position of c.stencil.ids[a], a < c.stencil.num_vertices.

@@ -1,6 +1,7 @@
 #include "softsim/contact/penalty/penalty_contact.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "softsim/contact/penalty/cubic_penalty.hpp"
@@ -41,6 +42,18 @@ GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V
 template <int D>
 GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
                                const std::vector<AnalyticObstacle>& obstacles) {
+  if (c.feature_of_obstacle >= 0) {
+    // d = side sqrt(s) - separation: grad d = side grad s / (2 r), Hess d = side (Hess s / (2 r)
+    // - grad s grad s^T / (4 r^3)), r = sqrt(s).
+    const DistanceDerivatives<12> s = distance_squared_derivatives(c.stencil, V);
+    const double r = std::sqrt(s.value);
+    GapDerivatives g;
+    g.d = c.side * r - c.separation;
+    if (!(r > 0.0)) return g;
+    g.grad = (c.side / (2.0 * r)) * s.grad;
+    g.hess = c.side * (s.hess / (2.0 * r) - (s.grad * s.grad.transpose()) / (4.0 * r * r * r));
+    return g;
+  }
   switch (c.stencil.num_vertices) {
     case 1: return gap_derivatives<1, D>(c, V, obstacles);
     case 2: return gap_derivatives<2, D>(c, V, obstacles);
@@ -77,6 +90,7 @@ PenaltyContact::PenaltyContact(const Model& model, CollisionMesh mesh, std::vect
       mesh_(std::move(mesh)),
       surfaces_(mesh_, options.search_radius, mesh_.positions(model.rest_positions)),
       obstacles_(std::move(obstacles)),
+      feature_rows_(obstacle_feature_rows(obstacles_, mesh_.dim, mesh_.num_total_vertices())),
       options_(options) {
   const double g = model.gravity.head(model.dim()).norm();
   const double kappa_min = average_vertex_mass(model) * (g > 0.0 ? g : 9.81) / (0.75 * options_.delta * options_.delta);
@@ -113,18 +127,37 @@ std::vector<PenaltyContactPoint> PenaltyContact::find(const VertexRows& V) const
   std::vector<PenaltyContactPoint> points;
   if (options_.between_bodies) points = surfaces_.find(V, options_.delta, options_.broad_phase);
   add_obstacle_contact_points(mesh_, V, obstacles_, options_.delta, points);
+  add_obstacle_feature_points(mesh_, V, obstacles_, feature_rows_, options_.delta, points);
   return points;
+}
+
+VertexRows PenaltyContact::positions(const VecX& x) const {
+  VertexRows V = mesh_.positions(x);
+  append_feature_rows(feature_rows_, obstacles_, V);
+  return V;
+}
+
+ContactStencil PenaltyContact::scatter_stencil(const PenaltyContactPoint& c) const {
+  ContactStencil s = c.stencil;
+  if (c.feature_of_obstacle < 0) return s;
+  const int pose = obstacles_[static_cast<std::size_t>(c.feature_of_obstacle)].pose_vertex;
+  if (pose < 0) return s;
+  for (int a = 0; a < s.num_vertices; ++a)
+    if (s.ids[static_cast<std::size_t>(a)] >= mesh_.num_total_vertices()) s.ids[static_cast<std::size_t>(a)] = pose;
+  return s;
 }
 
 double PenaltyContact::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   const Data& data = ctx.data.of<Data>(this);
   const double kappa = data.kappa;
-  const VertexRows V = mesh_.positions(x);
+  const VertexRows V = positions(x);
   const std::vector<PenaltyContactPoint> points = find(V);
   const bool derivatives = out.gradient || out.dynamic_hessian;
   const int dim = mesh_.dim;
+  std::vector<ContactStencil> scattered(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) scattered[i] = scatter_stencil(points[i]);
   return assemble_contact_stencils(
-      points.size(), [&](std::size_t i) -> const ContactStencil& { return points[i].stencil; }, dim,
+      points.size(), [&](std::size_t i) -> const ContactStencil& { return scattered[i]; }, dim,
       mesh_.num_dof_vertices, out.weight, out, data.terms, [&](std::size_t i, ContactStencilTerm& t) {
         if (!derivatives) {
           t.value = cubic_penalty(points[i].d, options_.delta, kappa).value;
@@ -148,8 +181,9 @@ double PenaltyContact::balanced_stiffness(const StepContext& ctx, const VecX& x,
   VecX G = VecX::Zero(x.size());
   for (const PenaltyContactPoint& c : points) {
     const GapDerivatives g = gap_derivatives(c, V, obstacles_);
-    for (int a = 0; a < c.stencil.num_vertices; ++a)
-      if (!mesh_.is_static_vertex(c.stencil.ids[a])) G.segment(c.stencil.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
+    const ContactStencil s = scatter_stencil(c);
+    for (int a = 0; a < s.num_vertices; ++a)
+      if (!mesh_.is_static_vertex(s.ids[a])) G.segment(s.ids[a] * dim, dim) += g.grad.segment(a * dim, dim);
   }
   VecX gE = ctx.other_gradient();
   // Constrained directions carry their reactions: leave them out of the balance.
@@ -162,7 +196,7 @@ double PenaltyContact::balanced_stiffness(const StepContext& ctx, const VecX& x,
 
 void PenaltyContact::begin_step(const StepContext& ctx, const VecX& x_start) const {
   Data& data = ctx.data.of<Data>(this);
-  const VertexRows V = mesh_.positions(x_start);
+  const VertexRows V = positions(x_start);
   const std::vector<PenaltyContactPoint> points = find(V);
   if (points.empty()) {
     data.kappa = kappa_initial_;
@@ -190,13 +224,13 @@ bool PenaltyContact::vertex_support(std::vector<int>& vertices) const {
 
 double PenaltyContact::min_contact_distance(const VecX& x, const ModelData*) const {
   double deepest = std::numeric_limits<double>::infinity();
-  for (const PenaltyContactPoint& c : find(mesh_.positions(x))) deepest = std::min(deepest, c.d);
+  for (const PenaltyContactPoint& c : find(positions(x))) deepest = std::min(deepest, c.d);
   return deepest;
 }
 
 std::vector<PenaltyContactPoint> PenaltyContact::contacts(const EvalContext& ctx, const VecX& x) const {
   const double kappa = ctx.data.of<Data>(this).kappa;
-  const VertexRows V = mesh_.positions(x);
+  const VertexRows V = positions(x);
   std::vector<PenaltyContactPoint> points = find(V);
   parallel_for(points.size(), [&](std::size_t i) {
     PenaltyContactPoint& c = points[i];

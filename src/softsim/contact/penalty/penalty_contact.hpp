@@ -3,7 +3,10 @@
 // (penalty/cubic_penalty.hpp) summed over every contact point with signed gap d < delta,
 //   W_c = sum_i b(d_i),   f_c = -dW_c/dq = lambda^T dd/dq,  lambda_i = -b'(d_i)      (eq. 3),
 // where the contact points are surface vertices against other bodies' closed surfaces and their
-// own (penalty/surfaces.hpp) and every collision vertex with DOFs against each analytic obstacle.
+// own (penalty/surfaces.hpp), every collision vertex with DOFs against each analytic obstacle, and
+// the obstacles' features (a sphere's centre, a box's corners and edges) against the bodies' faces
+// and edges (penalty/obstacle_feature_points.hpp), so that faces do not pass through an obstacle
+// between their vertices.
 // The points are found again at every evaluation. Gradient and Hessian are exact (forward-mode
 // derivatives of the signed gap on its stencil, chain rule through b); with projection requested
 // each stencil's Hessian b'' grad d grad d^T + b' Hess d is projected to PSD (b'' >= 0, but b' <= 0
@@ -23,6 +26,7 @@
 //    resets it to kappa0.
 #include <optional>
 
+#include "softsim/contact/penalty/obstacle_feature_points.hpp"
 #include "softsim/contact/penalty/surfaces.hpp"
 #include "softsim/model/energy.hpp"
 
@@ -72,6 +76,11 @@ class PenaltyContact : public Energy {
  private:
   struct Data;
   std::vector<PenaltyContactPoint> find(const VertexRows& V) const;
+  // The collision mesh's positions at x, then the obstacles' feature rows.
+  VertexRows positions(const VecX& x) const;
+  // A point's stencil as its derivatives are scattered: a moving obstacle's feature rows become
+  // its pose vertex (static ones have no DOFs and are skipped).
+  ContactStencil scatter_stencil(const PenaltyContactPoint& c) const;
   double balanced_stiffness(const StepContext& ctx, const VecX& x, const VertexRows& V,
                             const std::vector<PenaltyContactPoint>& points) const;
 
@@ -79,6 +88,7 @@ class PenaltyContact : public Energy {
   CollisionMesh mesh_;
   PenaltySurfaces surfaces_;
   std::vector<AnalyticObstacle> obstacles_;
+  ObstacleFeatureRows feature_rows_;
   PenaltyOptions options_;
   double kappa_initial_ = 0.0;
 };
