@@ -6,7 +6,8 @@
 // C_e = sqrt(2 E_e) of compliance 1, whose potential C^2 / (2 alpha) is E_e itself, so that the
 // converged XPBD step is the implicit Euler step of the same energy (Macklin et al. 2016,
 // "XPBD", eq. 13; Li & Jiang 2025, §33.5: the continuum constraint C = V0 Psi(F) with its
-// gradient V0 P Dm^-T, here square-rooted to make the compliance the material's).
+// gradient V0 P Dm^-T, here square-rooted to make the compliance the material's); except a
+// solid's elements, which also give their Hessian and are projected as blocks (XpbdStepper).
 #include <cmath>
 #include <memory>
 #include <span>
