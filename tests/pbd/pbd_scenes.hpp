@@ -57,6 +57,35 @@ inline double cantilever_tip_sag(const Model& model, const VecX& x) {
   return sag;
 }
 
+// A 3D neo-Hookean cantilever of tetrahedra, 1 x 0.1 x 0.1 m (cells_x x 1 x 1 cubes of 5 tets),
+// rho = 1000, clamped at x = 0, sagging under gravity.
+inline nlohmann::json pbd_cantilever_3d(const std::string& integrator, double E, int cells_x = 3) {
+  return {{"dim", 3},
+          {"time", {{"dt", 0.01}, {"steps", 1}}},
+          {"gravity", {0, -9.81, 0}},
+          {"integrator", {{"type", integrator}}},
+          {"solver", {{"tolerance", 1e-10}, {"max_iterations", 200}}},
+          {"contact", {{"enabled", false}}},
+          {"bodies",
+           {{{"name", "beam"},
+             {"generator", {{"type", "box"}, {"size", {1.0, 0.1, 0.1}}, {"resolution", {cells_x, 1, 1}}}},
+             {"transform", {{"translate", {0.5, 0.0, 0.0}}}},
+             {"material", {{"model", "neo_hookean"}, {"E", E}, {"nu", 0.3}, {"density", 1000}}},
+             {"fixed", {{{"box", {{-0.01, -1, -1}, {0.01, 1, 1}}}}}}}}}};
+}
+
+// The mean vertical displacement of the 3D cantilever's free end (the vertices at x = 1).
+inline double cantilever_3d_tip_sag(const Model& model, const VecX& x) {
+  double sum = 0.0;
+  int count = 0;
+  for (int i = 0; i < model.num_vertices(); ++i)
+    if (model.rest_positions[3 * i] > 1.0 - 1e-9) {
+      sum += x[3 * i + 1] - model.rest_positions[3 * i + 1];
+      ++count;
+    }
+  return sum / count;
+}
+
 // A 0.5 x 0.5 m cloth (StVK membrane with hinge bending) pinned along one edge, hanging.
 inline nlohmann::json pbd_hanging_cloth(const std::string& integrator, int cells = 6) {
   return {{"dim", 3},

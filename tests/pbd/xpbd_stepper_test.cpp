@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <Eigen/Eigenvalues>
+#include <cmath>
 #include <cstdio>
 
 #include "pbd_scenes.hpp"
@@ -90,6 +92,143 @@ TEST(XpbdStepper, ADraggedRunComesToRestAtTheStaticEquilibrium) {
   EXPECT_GT(errors[0], 0.01);
   EXPECT_LT(errors[1], 1e-3);
   EXPECT_LT(errors[2], 1e-3);
+}
+
+// One free vertex among held ones (a 10 cm cube of 5 neo-Hookean tetrahedra, every corner but one
+// held), thrown at 1.2 m/s: one substep of 200 sweeps against the backward Euler step, for w k h^2
+// (printed) from ~0.1 to ~1000. Projected as the scalar constraint sqrt(2 E_e), the sweeps end in
+// a cycle once w k h^2 passes ~1 (docs/pbd.md); the block projection converges for every one.
+TEST(XpbdStepper, OneFreeVertexEndsAtItsBackwardEulerStepHoweverStiff) {
+  for (const double E : {1e3, 1e4, 1e5, 1e6, 1e7}) {
+    auto cube = [&](const std::string& type) {
+      nlohmann::json j = {
+          {"dim", 3},
+          {"time", {{"dt", 0.01}, {"steps", 1}}},
+          {"gravity", {0, -9.81, 0}},
+          {"integrator", {{"type", type}}},
+          {"solver", {{"tolerance", 1e-12}, {"max_iterations", 100}}},
+          {"contact", {{"enabled", false}}},
+          {"bodies",
+           {{{"generator", {{"type", "box"}, {"size", {0.1, 0.1, 0.1}}, {"resolution", {1, 1, 1}}}},
+             {"material", {{"model", "neo_hookean"}, {"E", E}, {"nu", 0.3}, {"density", 1000}}},
+             {"initial_velocity", {0.5, -1.0, 0.3}},
+             {"fixed",
+              {{{"box", {{-1, -1, -1}, {0, 1, 1}}}}, {{"box", {{-1, -1, -1}, {1, 0, 1}}}},
+               {{"box", {{-1, -1, -1}, {1, 1, 0}}}}}}}}}};
+      if (type == "xpbd") {
+        j["integrator"]["substeps"] = 1;
+        j["integrator"]["iterations"] = 200;
+      }
+      return j;
+    };
+    PbdRun be(cube("backward_euler")), xpbd(cube("xpbd"));
+    be.run(1);
+    xpbd.run(1);
+    // The free corner and its stiffness w k h^2: the largest eigenvalue of its 3 x 3 block of the
+    // Hessian at rest (central differences of the elements' gradients) times h^2 / m.
+    int free = 0;
+    for (int i = 0; i < be.model.num_vertices(); ++i)
+      if (be.model.rest_positions.segment<3>(3 * i).minCoeff() > 0.0) free = i;
+    const EnergyElements elements(xpbd.model);
+    auto force_on_free = [&](const VecX& x) {
+      Vec3 f = Vec3::Zero();
+      std::vector<double> g(12);
+      for (int e = 0; e < elements.size(); ++e) {
+        elements.energy(x, e, g.data());
+        const auto vs = elements.vertices(e);
+        for (std::size_t a = 0; a < vs.size(); ++a)
+          if (vs[a] == free) f += Vec3(g[3 * a], g[3 * a + 1], g[3 * a + 2]);
+      }
+      return f;
+    };
+    Mat3 K;
+    for (int c = 0; c < 3; ++c) {
+      VecX plus = xpbd.model.rest_positions, minus = plus;
+      plus[3 * free + c] += 1e-7;
+      minus[3 * free + c] -= 1e-7;
+      K.col(c) = (force_on_free(plus) - force_on_free(minus)) / 2e-7;
+    }
+    const double wkh2 = Eigen::SelfAdjointEigenSolver<Mat3>(0.5 * (K + K.transpose())).eigenvalues().maxCoeff() *
+                        1e-4 / xpbd.model.vertex_masses()[static_cast<std::size_t>(free)];
+    const Vec3 start = be.model.rest_positions.segment<3>(3 * free);
+    const double thrown = 0.01 * Vec3(0.5, -1.0 - 0.0981, 0.3).norm();  // |x* - x|: h v + h^2 g
+    const double moved = (be.state.x.segment<3>(3 * free) - start).norm();
+    const double error = (xpbd.state.x.segment<3>(3 * free) - be.state.x.segment<3>(3 * free)).norm();
+    std::printf("E %.0e Pa, w k h^2 %.3g: thrown %.4f m, backward Euler moves the corner %.4f m, XPBD ends %.2e m "
+                "from it\n",
+                E, wkh2, thrown, moved, error);
+    EXPECT_LT(error, 1e-8 * thrown) << "E " << E;
+  }
+}
+
+// The stiffness x substeps series of docs/pbd.md: a 3D neo-Hookean cantilever (1 x 0.1 x 0.1 m,
+// rho 1000, 3 x 1 x 1 cubes of 5 tets) started at the static equilibrium (`integrator.type:
+// "static"`) stays there under XPBD with drag, at E from 1e4 Pa (it hangs) to 1e7 Pa and 2 to 40
+// substeps, with the sweeps each needs to converge: every frame within 2% of the static tip sag,
+// and the tip still by the end (under 1e-4 of the sag between the last two frames). Projected as
+// the scalar constraint sqrt(2 E_e) (elastic_constraints "energy_scalar"), the worst frames sank
+// 58% and 21% below it at 1 MPa and 2 and 5 substeps, and 8.5x, 3.4x, 113% and 7.8% at 10 MPa and
+// 2, 5, 10 and 20 substeps.
+TEST(XpbdStepper, AStiffOrSoftCantileverRestsAtTheStaticSagAtAnySubstepCount) {
+  const std::pair<int, int> runs[] = {{2, 128}, {5, 32}, {10, 8}, {20, 4}, {40, 2}};  // substeps, sweeps
+  for (const double E : {1e4, 1e5, 1e6, 1e7}) {
+    PbdRun statics(test::pbd_cantilever_3d("static", E));
+    statics.run(1);
+    const double sag = test::cantilever_3d_tip_sag(statics.model, statics.state.x);
+    ASSERT_LT(sag, -0.01);
+    for (const auto& [substeps, sweeps] : runs) {
+      nlohmann::json j = test::pbd_cantilever_3d("xpbd", E);
+      j["integrator"]["substeps"] = substeps;
+      j["integrator"]["iterations"] = sweeps;
+      j["integrator"]["velocity_damping"] = 1.0 - std::pow(0.9, 1.0 / substeps);  // 10% per step
+      PbdRun run(j);
+      run.state.x = statics.state.x;
+      double worst = 0.0, previous = sag, motion = 0.0;
+      for (int s = 0; s < 20; ++s) {
+        run.stepper->step(run.state, 0.01);
+        const double tip = test::cantilever_3d_tip_sag(run.model, run.state.x);
+        worst = std::max(worst, std::abs(tip / sag - 1.0));
+        motion = std::abs(tip - previous);
+        previous = tip;
+      }
+      std::printf("E %.0e Pa, %2d substeps x %3d sweeps: static tip sag %.6f m, worst frame %+.2e, last motion %.1e m\n",
+                  E, substeps, sweeps, sag, worst, motion);
+      EXPECT_LT(worst, 0.02) << "E " << E << ", " << substeps << " substeps";
+      EXPECT_LT(motion, 1e-4 * std::abs(sag)) << "E " << E << ", " << substeps << " substeps";
+    }
+  }
+}
+
+// From the undeformed shape, as a user runs it: a 3 MPa cantilever (5 cubes) released at 10
+// substeps comes to rest at the static sag (the scalar constraint rested 33% lower there); with too
+// few sweeps to converge (10 MPa, 2 substeps x 1 sweep) it comes to rest too, only softer (the
+// scalar constraint still moved 0.6 mm a frame after 3 s).
+TEST(XpbdStepper, AReleasedStiffCantileverComesToRestAtTheStaticSag) {
+  auto rest = [](double E, int cells, int substeps, int sweeps, int steps, double& sag) {
+    PbdRun statics(test::pbd_cantilever_3d("static", E, cells));
+    statics.run(1);
+    sag = test::cantilever_3d_tip_sag(statics.model, statics.state.x);
+    nlohmann::json j = test::pbd_cantilever_3d("xpbd", E, cells);
+    j["integrator"]["substeps"] = substeps;
+    j["integrator"]["iterations"] = sweeps;
+    j["integrator"]["velocity_damping"] = 1.0 - std::pow(0.9, 1.0 / substeps);
+    PbdRun run(j);
+    run.run(steps - 1);
+    const double before = test::cantilever_3d_tip_sag(run.model, run.state.x);
+    run.run(1);
+    const double tip = test::cantilever_3d_tip_sag(run.model, run.state.x);
+    std::printf("E %.0e Pa, %d substeps x %d sweeps, %d steps: tip sag %.6f m against static %.6f m (%+.2e), last "
+                "motion %.1e m\n",
+                E, substeps, sweeps, steps, tip, sag, tip / sag - 1.0, std::abs(tip - before));
+    return std::pair{tip, std::abs(tip - before)};
+  };
+  double sag = 0.0;
+  const auto [tip, motion] = rest(3e6, 5, 10, 4, 300, sag);
+  EXPECT_NEAR(tip / sag, 1.0, 0.02);
+  EXPECT_LT(motion, 1e-6 * std::abs(sag));
+  const auto [soft_tip, soft_motion] = rest(1e7, 3, 2, 1, 300, sag);
+  EXPECT_LT(soft_tip, sag);  // it hangs, and lower: an unconverged XPBD is softer
+  EXPECT_LT(soft_motion, 1e-6 * std::abs(sag));
 }
 
 // Plain PBD projects every element to zero energy with stiffness k: with k < 1 the sag depends

@@ -111,6 +111,50 @@ void SimplexElasticity<D>::begin_step(const StepContext& ctx, const VecX& x_star
   for (int e = 0; e < elements_.rows(); ++e) R[e] = polar_decomposition<D>(deformation_gradient(x_start, e)).R;
 }
 
+// dE/dx_a = W P G_a; H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j): the (i, k)
+// component block over vertex pairs (a, b) is W G A_ik G^T, A_ik(j, l) = dPdF(i + D j, k + D l).
+// Rows 1..D of G are Dm^-1 and row 0 is minus their sum, so only Dm^-1 A_ik Dm^-T is multiplied
+// out; vertex 0's rows and columns are negated sums. H is symmetric: the (k, i) block is the
+// transpose of the (i, k) one.
+template <int D>
+void SimplexElasticity<D>::element_derivatives(int e, double W, const MatD<D>* P, const MatD<D * D>* dPdF,
+                                               Eigen::Matrix<double, K * D, 1>* grad,
+                                               Eigen::Matrix<double, K * D, K * D>* hess) const {
+  if (grad) {
+    const Eigen::Matrix<double, K, D> G = shape_gradients(e);
+    for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = W * (*P) * G.row(a).transpose();
+  }
+  if (hess) {
+    const MatD<D>& Bi = rest_inverse_[e];
+    for (int i = 0; i < D; ++i)
+      for (int k = i; k < D; ++k) {
+        MatD<D> A;
+        for (int j = 0; j < D; ++j)
+          for (int l = 0; l < D; ++l) A(j, l) = (*dPdF)(i + D * j, k + D * l);
+        const MatD<D> R = W * (Bi * A * Bi.transpose());
+        Eigen::Matrix<double, K, K> block;
+        block.template bottomRightCorner<D, D>() = R;
+        block.template block<1, D>(0, 1) = -R.colwise().sum();
+        block.template block<D, 1>(1, 0) = -R.rowwise().sum();
+        block(0, 0) = R.sum();
+        for (int a = 0; a < K; ++a)
+          for (int b = 0; b < K; ++b) (*hess)(a * D + i, b * D + k) = (*hess)(b * D + k, a * D + i) = block(a, b);
+      }
+  }
+}
+
+template <int D>
+double SimplexElasticity<D>::element_energy(const VecX& x, int e, Eigen::Matrix<double, K * D, 1>* grad,
+                                            Eigen::Matrix<double, K * D, K * D>* hess, bool project_psd) const {
+  MatD<D> P;
+  MatD<D * D> dPdF;
+  const double psi =
+      material_->evaluate(deformation_gradient(x, e), grad ? &P : nullptr, hess ? &dPdF : nullptr, project_psd);
+  if (!std::isfinite(psi)) return psi;
+  element_derivatives(e, volume_[e], &P, &dPdF, grad, hess);
+  return volume_[e] * psi;
+}
+
 template <int D>
 double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, const AssemblyOutputs& out) const {
   constexpr int N = K * D;
@@ -140,33 +184,7 @@ double SimplexElasticity<D>::evaluate(const EvalContext& ctx, const VecX& x, con
         dPdF = IR * dPdF * IR.transpose();
       }
     }
-    const Eigen::Matrix<double, K, D> G = shape_gradients(e);
-    if (grad) {
-      // dE/dx_a = W P G_a
-      for (int a = 0; a < K; ++a) grad->template segment<D>(a * D) = W * P * G.row(a).transpose();
-    }
-    if (hess) {
-      // H = W B^T dPdF B with B(i + j*D, a*D + k) = delta_ik G(a, j): the (i, k) component block
-      // over vertex pairs (a, b) is W G A_ik G^T, A_ik(j, l) = dPdF(i + D j, k + D l). Rows
-      // 1..D of G are Dm^-1 and row 0 is minus their sum, so only Dm^-1 A_ik Dm^-T is
-      // multiplied out; vertex 0's rows and columns are negated sums. H is symmetric: the
-      // (k, i) block is the transpose of the (i, k) one.
-      const MatD<D>& Bi = rest_inverse_[e];
-      for (int i = 0; i < D; ++i)
-        for (int k = i; k < D; ++k) {
-          MatD<D> A;
-          for (int j = 0; j < D; ++j)
-            for (int l = 0; l < D; ++l) A(j, l) = dPdF(i + D * j, k + D * l);
-          const MatD<D> R = W * (Bi * A * Bi.transpose());
-          Eigen::Matrix<double, K, K> block;
-          block.template bottomRightCorner<D, D>() = R;
-          block.template block<1, D>(0, 1) = -R.colwise().sum();
-          block.template block<D, 1>(1, 0) = -R.rowwise().sum();
-          block(0, 0) = R.sum();
-          for (int a = 0; a < K; ++a)
-            for (int b = 0; b < K; ++b) (*hess)(a * D + i, b * D + k) = (*hess)(b * D + k, a * D + i) = block(a, b);
-        }
-    }
+    element_derivatives(e, W, grad ? &P : nullptr, hess ? &dPdF : nullptr, grad, hess);
     return W * psi;
   });
 }

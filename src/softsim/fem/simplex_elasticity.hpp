@@ -48,6 +48,11 @@ class SimplexElasticity : public Energy {
   void set_element_weights(std::vector<double> weights);
   // dE_e/dx over the element's D + 1 vertices (unweighted, rest frame): W_e P(F_e) G_a per vertex.
   Eigen::Matrix<double, K * D, 1> element_gradient(const VecX& x, int e) const;
+  // W_e Psi(F_e) and, when non-null, its gradient and Hessian over the element's D + 1 vertices
+  // (unweighted, rest frame; with project_psd the material's dP/dF is projected first). Not
+  // finite (and grad, hess untouched) where the material is undefined.
+  double element_energy(const VecX& x, int e, Eigen::Matrix<double, K * D, 1>* grad,
+                        Eigen::Matrix<double, K * D, K * D>* hess, bool project_psd) const;
   // The inversion filter is on by default; the scene's solver.inversion_filter turns it off.
   void set_inversion_filter(bool on) { inversion_filter_ = on; }
   bool inversion_filter() const { return inversion_filter_; }
@@ -68,6 +73,10 @@ class SimplexElasticity : public Energy {
   std::vector<double> weights_;        // cubature weights (empty: all 1)
   double measure(int e) const { return weights_.empty() ? volume_[e] : weights_[e] * volume_[e]; }
   Eigen::Matrix<double, K, D> shape_gradients(int e) const;
+  // The element's gradient and Hessian from its measure W, stress P and tangent dPdF (each output
+  // only when non-null).
+  void element_derivatives(int e, double W, const MatD<D>* P, const MatD<D * D>* dPdF,
+                           Eigen::Matrix<double, K * D, 1>* grad, Eigen::Matrix<double, K * D, K * D>* hess) const;
   int set_ = -1;
   const HessianLayout* layout_ = nullptr;
   bool inversion_filter_ = true;

@@ -34,6 +34,17 @@ struct SimplexSource : EnergyElements::Source {
     }
     return term.rest_volumes()[static_cast<std::size_t>(e)] * psi;
   }
+  bool has_hessian() const override { return true; }
+  double energy(const VecX& x, int e, double* grad, double* hess) const override {
+    constexpr int N = (D + 1) * D;
+    Eigen::Matrix<double, N, 1> g;
+    Eigen::Matrix<double, N, N> H;
+    const double E = term.element_energy(x, e, &g, &H, true);
+    if (!std::isfinite(E)) return HUGE_VAL;
+    std::copy(g.data(), g.data() + N, grad);
+    std::copy(H.data(), H.data() + N * N, hess);
+    return E;
+  }
 };
 
 template <int D>
@@ -207,6 +218,15 @@ void EnergyElements::add(std::unique_ptr<Source> source, const std::vector<std::
 double EnergyElements::energy(const VecX& x, int e, double* grad) const {
   const auto i = static_cast<std::size_t>(e);
   return sources_[static_cast<std::size_t>(source_of_[i])]->energy(x, local_of_[i], grad);
+}
+
+bool EnergyElements::has_hessian(int e) const {
+  return sources_[static_cast<std::size_t>(source_of_[static_cast<std::size_t>(e)])]->has_hessian();
+}
+
+double EnergyElements::energy(const VecX& x, int e, double* grad, double* hess) const {
+  const auto i = static_cast<std::size_t>(e);
+  return sources_[static_cast<std::size_t>(source_of_[i])]->energy(x, local_of_[i], grad, hess);
 }
 
 }  // namespace softsim

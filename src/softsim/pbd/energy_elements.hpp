@@ -6,7 +6,9 @@
 // C_e = sqrt(2 E_e) of compliance 1, whose potential C^2 / (2 alpha) is E_e itself, so that the
 // converged XPBD step is the implicit Euler step of the same energy (Macklin et al. 2016,
 // "XPBD", eq. 13; Li & Jiang 2025, §33.5: the continuum constraint C = V0 Psi(F) with its
-// gradient V0 P Dm^-T, here square-rooted to make the compliance the material's).
+// gradient V0 P Dm^-T, here square-rooted to make the compliance the material's); except a
+// solid's elements, which also give their Hessian and are projected as blocks (XpbdStepper).
+#include <cmath>
 #include <memory>
 #include <span>
 #include <string>
@@ -36,11 +38,19 @@ class EnergyElements {
   // E_e(x) and, when grad is non-null, dE_e/dx over vertices(e) (dim doubles per vertex, in that
   // order). +infinity where the energy is undefined (an inverted element of a barrier-type model).
   double energy(const VecX& x, int e, double* grad) const;
+  // The elements of solids (triangles in 2D, tetrahedra in 3D: an energy of the whole strain
+  // tensor) also give their Hessian, so that XPBD can project them as a block (XpbdStepper): E_e
+  // with its gradient and its Hessian with the material's dP/dF projected to positive
+  // semi-definite (n x n column-major, n = dim * vertices(e).size()). The others do not.
+  bool has_hessian(int e) const;
+  double energy(const VecX& x, int e, double* grad, double* hess) const;
 
   // One source per model term that contributed elements (internal: the term adapters).
   struct Source {
     virtual ~Source() = default;
     virtual double energy(const VecX& x, int local, double* grad) const = 0;
+    virtual bool has_hessian() const { return false; }
+    virtual double energy(const VecX&, int, double*, double*) const { return HUGE_VAL; }
   };
 
  private:

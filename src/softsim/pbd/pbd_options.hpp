@@ -14,12 +14,18 @@ struct PbdOptions {
   // n sweeps remove the fraction k of the error whatever n is (Li & Jiang 2025, §32.5).
   double stiffness = 1.0;
   bool stiffness_correction = true;
-  // How solids and shell membranes become constraints: false, one continuum constraint per
-  // element from its material's energy (docs/pbd.md); true, strain-based dynamics (Müller et al.
-  // 2014): per element a stretch constraint per rest axis, a shear constraint per pair of axes and
-  // a volume (area) constraint, with compliances from the material's small-strain Lame parameters
-  // (integrator.elastic_constraints "strain"; pbd/strain_constraints.hpp).
-  bool strain_constraints = false;
+  // How solids and shell membranes become constraints (integrator.elastic_constraints; docs/pbd.md):
+  //   energy:        each element's energy E_e; XPBD projects it as a block, one Newton step of
+  //                  the element's own backward Euler problem with its whole Hessian (plain PBD
+  //                  projects C_e = sqrt(2 E_e) to zero);
+  //   energy_scalar: each element as the one scalar constraint C_e = sqrt(2 E_e) of compliance 1
+  //                  (converges only while w k h^2 stays below ~1: a soft material or many substeps);
+  //   strain:        strain-based dynamics (Müller et al. 2014): per element a stretch constraint per
+  //                  rest axis, a shear constraint per pair of axes and a volume (area) constraint,
+  //                  with compliances from the material's small-strain Lame parameters
+  //                  (pbd/strain_constraints.hpp).
+  enum class ElasticConstraints { energy, energy_scalar, strain };
+  ElasticConstraints elastic_constraints = ElasticConstraints::energy;
   // Momentum-conserving damping of each body's deviation from its rigid motion, applied once
   // per substep: v_i += damping (v_cm + omega x r_i - v_i) (Li & Jiang 2025, Method 32.5.1).
   double damping = 0.0;

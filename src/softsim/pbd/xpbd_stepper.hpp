@@ -4,15 +4,21 @@
 // predicts x* = x + h v + h^2 a_ext, projects the model's energy elements (pbd/energy_elements.hpp),
 // the analytic obstacle collisions and the vertex-triangle contacts of the collision mesh
 // (pbd/mesh_collisions.hpp) in Gauss-Seidel sweeps, and sets v = (x - x_prev) / h.
-//   XPBD: C_e = sqrt(2 E_e), compliance 1, dlambda = (-C - a~ lambda + grad C . r_e) /
+//   XPBD: a solid's element (with elastic_constraints "energy") is projected as a block: one
+//         Newton step of its own backward Euler problem with its whole Hessian, on its share of
+//         the displacement (project_block()). Every other element is the scalar constraint
+//         C_e = sqrt(2 E_e), compliance 1, dlambda = (-C - a~ lambda + grad C . r_e) /
 //         (sum w |grad C|^2 + a~), a~ = 1 / h^2, lambda reset to 0 each substep (Macklin et al.
 //         2016, eqs. 17-18, with the element's primal residual r_e kept: see project()).
 //         Converged, a substep is the implicit Euler step of the same energy: the answer does not
 //         depend on the iteration count, and quasi-static runs end at the static equilibrium.
+//         The scalar constraint converges only while w k h^2 (w a vertex's inverse mass, k an
+//         element's stiffness) stays below ~1; the block projection for any w k h^2.
 //   PBD:  the same constraints projected to zero with stiffness k' = 1 - (1 - k)^(1/n) per sweep
 //         (Li & Jiang 2025, §32.5): the material's moduli play no part, only the shapes.
 // Elements are coloured (pbd/graph_colouring.hpp) and a colour projected in parallel: results are
 // bitwise the same for any thread count. The step never fails; it reports its sweeps.
+#include <array>
 #include <vector>
 
 #include "softsim/integrate/stepper.hpp"
@@ -63,8 +69,21 @@ class XpbdStepper : public Stepper {
   std::vector<double> contact_push_;
   VecX friction_taken_;
   int undefined_ = 0;
-  // Projects element e; a_tilde = compliance / h^2 (XPBD) or < 0 for PBD with stiffness k.
+  // XPBD with elastic_constraints "energy": which elements are projected as a block (those with a
+  // Hessian: solids' triangles and tetrahedra); empty otherwise.
+  std::vector<char> block_;
+  // Projects element e as the scalar constraint sqrt(2 E_e); a_tilde = compliance / h^2 (XPBD) or
+  // < 0 for PBD with stiffness k.
   bool project(VecX& x, int e, double a_tilde, double k, std::vector<double>& grad);
+  // Projects element e as a block: one Newton step of its backward Euler problem (h2 = h_s^2);
+  // false where its energy is undefined (skipped, as project() does).
+  struct BlockScratch {
+    std::array<double, 12> grad;
+    std::array<double, 144> hess;
+  };
+  bool project_block(VecX& x, int e, double h2, BlockScratch& scratch);
+  template <int N>
+  bool project_block(VecX& x, int e, double h2, BlockScratch& scratch);
 };
 
 }  // namespace softsim

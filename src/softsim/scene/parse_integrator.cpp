@@ -23,7 +23,14 @@ void read_integrator(const JsonReader& i, Scene& scene) {
   p.iterations = i.integer("iterations", p.iterations, 1, 100000);
   p.stiffness = i.number("pbd_stiffness", p.stiffness, 0.0, 1.0);
   p.stiffness_correction = i.boolean("stiffness_correction", p.stiffness_correction);
-  p.strain_constraints = i.string("elastic_constraints", p.strain_constraints ? "strain" : "energy", {"energy", "strain"}) == "strain";
+  {
+    using EC = PbdOptions::ElasticConstraints;
+    const char* current = p.elastic_constraints == EC::strain          ? "strain"
+                          : p.elastic_constraints == EC::energy_scalar ? "energy_scalar"
+                                                                       : "energy";
+    const std::string c = i.string("elastic_constraints", current, {"energy", "energy_scalar", "strain"});
+    p.elastic_constraints = c == "strain" ? EC::strain : c == "energy_scalar" ? EC::energy_scalar : EC::energy;
+  }
   p.damping = i.number("momentum_damping", p.damping, 0.0, 1.0);
   p.drag = i.number("velocity_damping", p.drag, 0.0, 0.99);
   p.collision_margin = i.number("collision_margin", p.collision_margin, 0.0, HUGE_VAL);
