@@ -54,24 +54,16 @@ void ObstacleBarrier::set_surface(const MatXi& faces, const MatXi& edges, const 
   for (Eigen::Index e = 0; e < edges.rows(); ++e)
     if (weight_of(edges, e) > 0.0) kept.push_back(e);
   edges_.resize(static_cast<Eigen::Index>(kept.size()), 2);
-  std::vector<std::pair<int, int>> face_edges;
-  for (Eigen::Index f = 0; f < faces_.rows(); ++f)
-    for (int a = 0; a < 3; ++a) {
-      const int u = faces_(f, a), v = faces_(f, (a + 1) % 3);
-      face_edges.emplace_back(std::min(u, v), std::max(u, v));
-    }
-  std::sort(face_edges.begin(), face_edges.end());
   for (std::size_t k = 0; k < kept.size(); ++k) {
     const Eigen::Index e = kept[k];
     edges_.row(static_cast<Eigen::Index>(k)) = edges.row(e);
     edge_weight_.push_back(weight_of(edges, e));
     const int u = edges(e, 0), v = edges(e, 1);
-    edge_in_face_.push_back(
-        std::binary_search(face_edges.begin(), face_edges.end(), std::make_pair(std::min(u, v), std::max(u, v))));
     edge_rest_length2_.push_back(
         (rest_positions.segment(static_cast<Eigen::Index>(u) * dim_, dim_) -
          rest_positions.segment(static_cast<Eigen::Index>(v) * dim_, dim_)).squaredNorm());
   }
+  edge_in_face_ = edges_of_faces(faces_, edges_);
 }
 
 void ObstacleBarrier::feature_positions(const VecX& x, VertexRows& V) const {
@@ -176,7 +168,7 @@ ContactStencil ObstacleBarrier::scatter_stencil(const ContactStencil& s, int num
 }
 
 double ObstacleBarrier::feature_barrier(const VecX& x, const AssemblyOutputs& out) const {
-  if (features_.empty() || (faces_.rows() == 0 && edges_.rows() == 0)) return 0.0;
+  if (!has_surface_pairs()) return 0.0;
   const int n = static_cast<int>(x.size() / dim_);
   VertexRows V;
   feature_positions(x, V);
@@ -237,8 +229,6 @@ double ObstacleBarrier::feature_barrier(const VecX& x, const AssemblyOutputs& ou
     // Distances depend on differences of positions only (the feature rows included).
     if (project) project_relative_stencil_hessian(t, st.num_vertices, dim_);
   });
-  std::vector<ContactStencil> scattered(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) scattered[i] = scatter_stencil(pairs[i].stencil, n);
   if (!derivatives) {
     double total = 0.0;
     for (const auto& t : terms) {
@@ -248,12 +238,14 @@ double ObstacleBarrier::feature_barrier(const VecX& x, const AssemblyOutputs& ou
     }
     return total;
   }
+  std::vector<ContactStencil> scattered(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) scattered[i] = scatter_stencil(pairs[i].stencil, n);
   return scatter_stencils(terms, [&](std::size_t i) -> const ContactStencil& { return scattered[i]; }, dim_, n,
                           out.weight, out);
 }
 
 double ObstacleBarrier::feature_step(const VecX& x, const VecX& p) const {
-  if (features_.empty() || (faces_.rows() == 0 && edges_.rows() == 0)) return 1.0;
+  if (!has_surface_pairs()) return 1.0;
   const int n = static_cast<int>(x.size() / dim_);
   VertexRows V0, V1;
   feature_positions(x, V0);
@@ -293,7 +285,7 @@ double ObstacleBarrier::feature_step(const VecX& x, const VecX& p) const {
 }
 
 double ObstacleBarrier::feature_min_distance(const VecX& x, double below) const {
-  if (features_.empty() || (faces_.rows() == 0 && edges_.rows() == 0)) return std::numeric_limits<double>::infinity();
+  if (!has_surface_pairs()) return std::numeric_limits<double>::infinity();
   VertexRows V;
   feature_positions(x, V);
   std::vector<FeaturePair> pairs;

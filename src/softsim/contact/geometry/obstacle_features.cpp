@@ -1,5 +1,8 @@
 #include "softsim/contact/geometry/obstacle_features.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace softsim {
 
 ObstacleFeatures obstacle_features(const AnalyticObstacle& obstacle, int dim) {
@@ -32,6 +35,23 @@ ObstacleFeatures obstacle_features(const AnalyticObstacle& obstacle, int dim) {
     }
   }
   return f;
+}
+
+std::vector<char> edges_of_faces(const MatXi& faces, const MatXi& edges) {
+  std::vector<std::pair<int, int>> sides;
+  for (Eigen::Index f = 0; f < faces.rows(); ++f)
+    for (int a = 0; a < 3; ++a) {
+      const int u = faces(f, a), v = faces(f, (a + 1) % 3);
+      sides.emplace_back(std::min(u, v), std::max(u, v));
+    }
+  std::sort(sides.begin(), sides.end());
+  std::vector<char> in_face(static_cast<std::size_t>(edges.rows()), 0);
+  for (Eigen::Index e = 0; e < edges.rows(); ++e) {
+    const int u = edges(e, 0), v = edges(e, 1);
+    in_face[static_cast<std::size_t>(e)] =
+        std::binary_search(sides.begin(), sides.end(), std::make_pair(std::min(u, v), std::max(u, v)));
+  }
+  return in_face;
 }
 
 }  // namespace softsim

@@ -27,4 +27,9 @@ struct ObstacleFeatures {
 
 ObstacleFeatures obstacle_features(const AnalyticObstacle& obstacle, int dim);
 
+// Per row of `edges`: whether it is a side of one of `faces` (either direction). An edge of no
+// face (a rod, a spring, a 2D boundary) meets the obstacle's points itself; a face's edges do so
+// through the face.
+std::vector<char> edges_of_faces(const MatXi& faces, const MatXi& edges);
+
 }  // namespace softsim

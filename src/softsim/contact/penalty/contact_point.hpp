@@ -37,8 +37,8 @@ struct PenaltyContactPoint {
   double lambda = 0.0;
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> normal;
   // An analytic obstacle's feature against a face or an edge (penalty/obstacle_feature_points.hpp):
-  // the obstacle's index, -1 for every other point. Its gap is side * (the distance between the
-  // stencil's features) - separation, not penalty_signed_distance's.
+  // the obstacle's index, -1 for every other point. Its gap is the distance between the stencil's
+  // features less `separation` (the sphere's radius), not penalty_signed_distance's.
   int feature_of_obstacle = -1;
   double separation = 0.0;
 };

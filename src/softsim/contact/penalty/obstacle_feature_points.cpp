@@ -9,15 +9,22 @@
 
 namespace softsim {
 
-ObstacleFeatureRows obstacle_feature_rows(const std::vector<AnalyticObstacle>& obstacles, int dim, int first_row) {
+ObstacleFeatureRows obstacle_feature_rows(const CollisionMesh& mesh, const std::vector<AnalyticObstacle>& obstacles) {
   ObstacleFeatureRows rows;
-  int next = first_row;
+  int next = mesh.num_total_vertices();
+  const int first_row = next;
   for (const AnalyticObstacle& o : obstacles) {
-    rows.features.push_back(obstacle_features(o, dim));
+    // A sphere's centre has a signed gap to a face or edge, the distance less the radius, as long
+    // as the face has not passed the centre. A box's corners and edges have none that stays
+    // meaningful once they are through a face (the distance grows again), so boxes stay
+    // vertex-based under penalty contact: no rows.
+    rows.features.push_back(o.shape == AnalyticObstacle::Shape::Sphere ? obstacle_features(o, mesh.dim)
+                                                                         : ObstacleFeatures{});
     rows.first_row.push_back(next);
     next += static_cast<int>(rows.features.back().points.rows());
   }
   rows.total = next - first_row;
+  rows.edge_in_face = edges_of_faces(mesh.faces, mesh.edges);
   return rows;
 }
 
@@ -36,7 +43,6 @@ void append_feature_rows(const ObstacleFeatureRows& rows, const std::vector<Anal
         for (Eigen::Index c = 0; c < V.cols(); ++c) V(row, c) += V(o.pose_vertex, c) - o.point[c];
     }
   }
-  (void)base;
 }
 
 namespace {
@@ -55,11 +61,7 @@ void feature_points(const CollisionMesh& mesh, const VertexRows& V, const std::v
   for (std::size_t k = 0; k < obstacles.size(); ++k) {
     const AnalyticObstacle& o = obstacles[k];
     const ObstacleFeatures& f = rows.features[k];
-    // A sphere's centre has a signed gap to a face or edge, the distance less the radius, as long
-    // as the face has not passed the centre. A box's corners and edges have none that stays
-    // meaningful once they are through a face (the distance grows again), so boxes stay
-    // vertex-based under penalty contact.
-    if (f.empty() || o.shape != AnalyticObstacle::Shape::Sphere) continue;
+    if (f.empty()) continue;
     Vec<D> centre;
     for (int c = 0; c < D; ++c) centre[c] = o.point[c];
     if (o.pose_vertex >= 0) centre = row_of<D>(V, o.pose_vertex);
@@ -78,12 +80,10 @@ void feature_points(const CollisionMesh& mesh, const VertexRows& V, const std::v
       return nearest - extent < delta;
     };
     auto push = [&](const ContactStencil& stencil, double distance) {
-      const double side = 1.0;
       const double d = distance - f.separation;
       if (!(d < delta)) return;
       PenaltyContactPoint c;
       c.stencil = stencil;
-      c.side = side;
       c.d = d;
       c.feature_of_obstacle = static_cast<int>(k);
       c.separation = f.separation;
@@ -103,25 +103,9 @@ void feature_points(const CollisionMesh& mesh, const VertexRows& V, const std::v
       }
     }
     // Edges: in 2D every boundary edge, in 3D the edges of no face (rods, springs).
-    std::vector<char> in_face;
-    if (D == 3 && mesh.faces.rows() > 0) {
-      std::vector<std::pair<int, int>> face_edges;
-      for (Eigen::Index t = 0; t < mesh.faces.rows(); ++t)
-        for (int a = 0; a < 3; ++a) {
-          const int u = mesh.faces(t, a), v = mesh.faces(t, (a + 1) % 3);
-          face_edges.emplace_back(std::min(u, v), std::max(u, v));
-        }
-      std::sort(face_edges.begin(), face_edges.end());
-      in_face.resize(static_cast<std::size_t>(mesh.edges.rows()));
-      for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
-        const int u = mesh.edges(e, 0), v = mesh.edges(e, 1);
-        in_face[static_cast<std::size_t>(e)] =
-            std::binary_search(face_edges.begin(), face_edges.end(), std::make_pair(std::min(u, v), std::max(u, v)));
-      }
-    }
     for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
       const int ids[2] = {mesh.edges(e, 0), mesh.edges(e, 1)};
-      if (D == 3 && !in_face.empty() && in_face[static_cast<std::size_t>(e)]) continue;
+      if (rows.edge_in_face[static_cast<std::size_t>(e)]) continue;
       if (!may_touch(ids, 2)) continue;
       const Vec<D> e0 = row_of<D>(V, ids[0]), e1 = row_of<D>(V, ids[1]);
       for (Eigen::Index j = 0; j < f.points.rows(); ++j) {

@@ -13,15 +13,16 @@
 
 namespace softsim {
 
-// The obstacles' feature points, rows appended after the collision mesh's positions: obstacle k's
-// first is first_row[k]; a moving obstacle's are moved with its pose vertex.
+// The obstacles' feature points (spheres' centres), rows appended after the collision mesh's
+// positions: obstacle k's first is first_row[k] (none for other shapes); a moving obstacle's are
+// moved with its pose vertex. edge_in_face: per collision-mesh edge, whether it is a face's side.
 struct ObstacleFeatureRows {
   std::vector<ObstacleFeatures> features;  // per obstacle
   std::vector<int> first_row;
   int total = 0;
+  std::vector<char> edge_in_face;
 };
-ObstacleFeatureRows obstacle_feature_rows(const std::vector<AnalyticObstacle>& obstacles, int dim,
-                                          int first_row);
+ObstacleFeatureRows obstacle_feature_rows(const CollisionMesh& mesh, const std::vector<AnalyticObstacle>& obstacles);
 // V (rows: the collision mesh's positions) with the feature rows appended, at the poses in V.
 void append_feature_rows(const ObstacleFeatureRows& rows, const std::vector<AnalyticObstacle>& obstacles,
                          VertexRows& V);

@@ -43,15 +43,15 @@ template <int D>
 GapDerivatives gap_derivatives(const PenaltyContactPoint& c, const VertexRows& V,
                                const std::vector<AnalyticObstacle>& obstacles) {
   if (c.feature_of_obstacle >= 0) {
-    // d = side sqrt(s) - separation: grad d = side grad s / (2 r), Hess d = side (Hess s / (2 r)
-    // - grad s grad s^T / (4 r^3)), r = sqrt(s).
+    // d = r - separation, r = sqrt(s): grad d = grad s / (2 r), Hess d = Hess s / (2 r) -
+    // grad s grad s^T / (4 r^3).
     const DistanceDerivatives<12> s = distance_squared_derivatives(c.stencil, V);
     const double r = std::sqrt(s.value);
     GapDerivatives g;
-    g.d = c.side * r - c.separation;
+    g.d = r - c.separation;
     if (!(r > 0.0)) return g;
-    g.grad = (c.side / (2.0 * r)) * s.grad;
-    g.hess = c.side * (s.hess / (2.0 * r) - (s.grad * s.grad.transpose()) / (4.0 * r * r * r));
+    g.grad = s.grad / (2.0 * r);
+    g.hess = s.hess / (2.0 * r) - (s.grad * s.grad.transpose()) / (4.0 * r * r * r);
     return g;
   }
   switch (c.stencil.num_vertices) {
@@ -90,7 +90,7 @@ PenaltyContact::PenaltyContact(const Model& model, CollisionMesh mesh, std::vect
       mesh_(std::move(mesh)),
       surfaces_(mesh_, options.search_radius, mesh_.positions(model.rest_positions)),
       obstacles_(std::move(obstacles)),
-      feature_rows_(obstacle_feature_rows(obstacles_, mesh_.dim, mesh_.num_total_vertices())),
+      feature_rows_(obstacle_feature_rows(mesh_, obstacles_)),
       options_(options) {
   const double g = model.gravity.head(model.dim()).norm();
   const double kappa_min = average_vertex_mass(model) * (g > 0.0 ? g : 9.81) / (0.75 * options_.delta * options_.delta);
